@@ -1,0 +1,80 @@
+#pragma once
+
+// Partition keys: the container's definition, key values (one component per path),
+// parsing of the x-ms-documentdb-partitionkey header, extraction from items, and the
+// effective partition key (EPK) hash, byte-for-byte as Cosmos DB computes it
+// (wire-protocol.md §11).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "json/value.h"
+
+namespace orrery::partition {
+
+struct PartitionKeyComponent {
+  enum class Kind : uint8_t { kNone, kNull, kFalse, kTrue, kNumber, kString };
+  Kind kind = Kind::kNone;
+  double number = 0;
+  std::string string;
+
+  static PartitionKeyComponent None() { return {}; }
+  static PartitionKeyComponent Null() { return {Kind::kNull, 0, {}}; }
+  static PartitionKeyComponent Bool(bool b) { return {b ? Kind::kTrue : Kind::kFalse, 0, {}}; }
+  static PartitionKeyComponent Number(double d) { return {Kind::kNumber, d, {}}; }
+  static PartitionKeyComponent String(std::string s) { return {Kind::kString, 0, std::move(s)}; }
+};
+bool operator==(const PartitionKeyComponent& a, const PartitionKeyComponent& b);
+
+// One component per partition key path (fewer for a prefix of a hierarchical key).
+using PartitionKeyValue = std::vector<PartitionKeyComponent>;
+
+enum class PartitionKind : uint8_t { kHash, kMultiHash, kRange };
+
+struct PartitionKeyDefinition {
+  std::vector<std::string> paths;  // e.g. {"/tenantId", "/userId"}
+  PartitionKind kind = PartitionKind::kHash;
+  int version = 1;          // 1 or 2; MultiHash is always 2
+  bool version_given = false;  // whether the client's definition named a version
+  bool system_key = false;
+
+  bool is_hierarchical() const { return kind == PartitionKind::kMultiHash; }
+};
+
+// Validates a container's "partitionKey" member as the service does (1 path for Hash,
+// 1-3 for MultiHash, well-formed paths, known kind and version) and fills defaults.
+// Errors are BadRequest with the service's message.
+Result<PartitionKeyDefinition> ParseDefinition(const json::Value& definition);
+
+// The definition as returned to clients: {"paths":[..],"kind":"Hash","version":2}.
+// "version" is written only when the client gave one (or for MultiHash), because the
+// SDK hashes with V1 when it is absent and so must we.
+json::Value DefinitionToJson(const PartitionKeyDefinition& definition);
+
+// Parses the header value (a JSON array; {} = none, null = null). A full key must have
+// one component per path; with allow_prefix (queries on MultiHash), 1..paths components.
+// Errors: BadRequest 1001 with the service's message.
+Result<PartitionKeyValue> ParseHeader(std::string_view header,
+                                      const PartitionKeyDefinition& definition,
+                                      bool allow_prefix);
+
+// The key of an item: walks each path; a missing path gives None.
+// Errors: BadRequest when a path leads to an object or array (not a valid key value).
+Result<PartitionKeyValue> ExtractFromItem(const json::Value& item,
+                                          const PartitionKeyDefinition& definition);
+
+// The header form of a key, e.g. ["a",5,{}], for error messages and tests.
+std::string ToHeaderJson(const PartitionKeyValue& value);
+
+// The EPK as uppercase hex. For a prefix of a hierarchical key this is the prefix P;
+// the key then designates the EPK range [P, P + "FF").
+std::string EffectivePartitionKey(const PartitionKeyDefinition& definition,
+                                  const PartitionKeyValue& value);
+
+// Boundaries of n equal physical partitions over the container's EPK space:
+// n + 1 strings, first "" and last "FF", strictly increasing.
+std::vector<std::string> InitialBoundaries(const PartitionKeyDefinition& definition, int n);
+
+}  // namespace orrery::partition

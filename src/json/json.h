@@ -1,0 +1,31 @@
+#pragma once
+
+// Parsing and writing JSON text.
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "json/value.h"
+
+namespace orrery::json {
+
+struct ParseOptions {
+  // Cosmos DB allows 128 levels of nested objects/arrays in an item.
+  int max_depth = 128;
+};
+
+// Parses one complete JSON text (UTF-8 validated). Errors are BadRequest with a
+// message that says what is wrong and where.
+Result<Value> Parse(std::string_view text, ParseOptions options = {});
+
+// Compact JSON. Numbers print like JavaScript's Number.prototype.toString (shortest
+// round-trip digits; integers without a fraction), strings keep non-ASCII as UTF-8.
+std::string Write(const Value& value);
+void AppendTo(std::string& out, const Value& value);
+// Appends a quoted, escaped JSON string.
+void AppendQuoted(std::string& out, std::string_view s);
+// Appends a number formatted as above.
+void AppendNumber(std::string& out, double d);
+
+}  // namespace orrery::json

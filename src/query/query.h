@@ -1,0 +1,56 @@
+#pragma once
+
+// The query language front door: compile a query text with its parameters once, then
+// evaluate it document by document and finish the result set.
+// This seam is what the engine uses; the lexer, parser, AST and evaluator behind it
+// are internal to src/query/.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "json/value.h"
+
+namespace orrery::query {
+
+struct Parameter {
+  std::string name;  // with the leading '@'
+  json::Value value;
+};
+
+// One output row of one document, with the values of its ORDER BY keys.
+struct Row {
+  json::Value value;
+  std::vector<json::Value> sort_keys;
+};
+
+// Immutable once compiled; safe to use from several threads.
+class CompiledQuery {
+ public:
+  virtual ~CompiledQuery() = default;
+
+  // Appends the rows `document` produces (none if it fails WHERE; several with JOIN
+  // or FROM x IN). Errors: BadRequest for run-time errors the service reports.
+  virtual Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const = 0;
+
+  // Whether the final result needs every row before the first can be returned
+  // (ORDER BY, aggregates, GROUP BY, DISTINCT, OFFSET/LIMIT). Otherwise rows may be
+  // streamed in storage order and only TOP applies.
+  virtual bool needs_full_result() const = 0;
+  virtual std::optional<int64_t> top() const = 0;
+
+  // Turns all rows of the scope into the final result: sorts by the ORDER BY keys,
+  // groups and aggregates, de-duplicates, applies OFFSET/LIMIT and TOP.
+  virtual Result<std::vector<json::Value>> Finish(std::vector<Row> rows) const = 0;
+};
+
+// Parses and binds. Errors: BadRequest with the service's error shape in the message
+// and the position of the problem.
+Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
+                                               std::vector<Parameter> parameters);
+
+}  // namespace orrery::query
