@@ -14,21 +14,21 @@ namespace orrery {
 
 enum class StatusCode : uint8_t {
   kOk,
-  kBadRequest,           // 400
-  kUnauthorized,         // 401
-  kForbidden,            // 403
-  kNotFound,             // 404
-  kMethodNotAllowed,     // 405
-  kRequestTimeout,       // 408
-  kConflict,             // 409
-  kGone,                 // 410
-  kPreconditionFailed,   // 412
-  kEntityTooLarge,       // 413
-  kTooManyRequests,      // 429
-  kInternal,             // 500
-  kServiceUnavailable,   // 503
-  kIoError,              // 500, storage failure
-  kCorruption,           // 500, storage found damaged data
+  kBadRequest,          // 400
+  kUnauthorized,        // 401
+  kForbidden,           // 403
+  kNotFound,            // 404
+  kMethodNotAllowed,    // 405
+  kRequestTimeout,      // 408
+  kConflict,            // 409
+  kGone,                // 410
+  kPreconditionFailed,  // 412
+  kEntityTooLarge,      // 413
+  kTooManyRequests,     // 429
+  kInternal,            // 500
+  kServiceUnavailable,  // 503
+  kIoError,             // 500, storage failure
+  kCorruption,          // 500, storage found damaged data
 };
 
 class [[nodiscard]] Status {
@@ -62,8 +62,7 @@ class [[nodiscard]] Status {
   static Status EntityTooLarge(std::string message, int substatus = 0) {
     return Status(StatusCode::kEntityTooLarge, std::move(message), substatus);
   }
-  static Status TooManyRequests(std::string message, int64_t retry_after_ms,
-                                int substatus = 3200) {
+  static Status TooManyRequests(std::string message, int64_t retry_after_ms, int substatus = 3200) {
     Status s(StatusCode::kTooManyRequests, std::move(message), substatus);
     s.retry_after_ms_ = retry_after_ms;
     return s;
@@ -107,7 +106,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : value_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(value_); }
@@ -142,10 +141,10 @@ Status AsStatus(Result<T>&& r) {
 #define ORRERY_CONCAT_INNER(a, b) a##b
 #define ORRERY_CONCAT(a, b) ORRERY_CONCAT_INNER(a, b)
 
-#define ORRERY_RETURN_IF_ERROR(expr)                                    \
-  do {                                                                  \
+#define ORRERY_RETURN_IF_ERROR(expr)                                      \
+  do {                                                                    \
     ::orrery::Status orrery_status_ = ::orrery::internal::AsStatus(expr); \
-    if (!orrery_status_.ok()) return orrery_status_;                    \
+    if (!orrery_status_.ok()) return orrery_status_;                      \
   } while (false)
 
 #define ORRERY_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

@@ -1,0 +1,95 @@
+#include "json/json.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace orrery::json {
+namespace {
+
+std::string RoundTrip(std::string_view text) {
+  Result<Value> parsed = Parse(text);
+  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
+  return parsed.ok() ? Write(*parsed) : "";
+}
+
+TEST(JsonTest, RoundTripsKeepingMemberOrder) {
+  EXPECT_EQ(RoundTrip(R"({"b":1,"a":[true,false,null],"c":{"x":"y"}})"),
+            R"({"b":1,"a":[true,false,null],"c":{"x":"y"}})");
+}
+
+TEST(JsonTest, NumbersPrintLikeJavaScript) {
+  EXPECT_EQ(RoundTrip("[1.0,0.5,-2,1e21,1e-7,123456789012,1.5e300,0.1,-0.0]"),
+            "[1,0.5,-2,1e+21,1e-7,123456789012,1.5e+300,0.1,0]");
+  EXPECT_EQ(RoundTrip("[100000000000000000000,0.000001]"), "[100000000000000000000,0.000001]");
+  EXPECT_EQ(RoundTrip("9007199254740993"), "9007199254740993");
+}
+
+TEST(JsonTest, HugeUnsignedIntegersBecomeDoubles) {
+  EXPECT_EQ(RoundTrip("18446744073709551615"), "18446744073709552000");
+}
+
+TEST(JsonTest, StringsEscapeControlCharactersAndKeepUtf8) {
+  EXPECT_EQ(RoundTrip(R"(["a\"b\\c\n\u0001","ü日本","\u00fc"])"),
+            "[\"a\\\"b\\\\c\\n\\u0001\",\"ü日本\",\"ü\"]");
+}
+
+TEST(JsonTest, RejectsMalformedText) {
+  for (std::string_view bad : {"{", "{\"a\":}", "[1,]", "nul", "{\"a\":1} x", ""}) {
+    Result<Value> parsed = Parse(bad);
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_EQ(parsed.status().code(), StatusCode::kBadRequest);
+    EXPECT_NE(parsed.status().message().find("payload is invalid"), std::string::npos);
+  }
+}
+
+TEST(JsonTest, RejectsInvalidUtf8) { EXPECT_FALSE(Parse("\"\xff\xfe\"").ok()); }
+
+TEST(JsonTest, EnforcesNestingDepth) {
+  std::string ok_text(128, '[');
+  ok_text += std::string(128, ']');
+  EXPECT_TRUE(Parse(ok_text).ok());
+  std::string deep(129, '[');
+  deep += std::string(129, ']');
+  Result<Value> parsed = Parse(deep);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("nesting"), std::string::npos);
+  std::string very_deep(100000, '[');
+  very_deep += std::string(100000, ']');
+  EXPECT_FALSE(Parse(very_deep).ok());
+}
+
+TEST(ValueTest, SetFindRemove) {
+  Value object = Value::MakeObject();
+  object.Set("a", Value::Int(1));
+  object.Set("b", Value::String("x"));
+  object.Set("a", Value::Int(2));
+  ASSERT_NE(object.Find("a"), nullptr);
+  EXPECT_EQ(object.Find("a")->as_int(), 2);
+  EXPECT_TRUE(object.Remove("a"));
+  EXPECT_FALSE(object.Remove("a"));
+  EXPECT_EQ(Write(object), R"({"b":"x"})");
+}
+
+TEST(ValueTest, EqualityIgnoresMemberOrderAndNumberForm) {
+  EXPECT_EQ(*Parse(R"({"a":1,"b":[2.0]})"), *Parse(R"({"b":[2],"a":1.0})"));
+  EXPECT_FALSE(*Parse(R"({"a":1})") == *Parse(R"({"a":"1"})"));
+}
+
+TEST(ValueTest, CopiesAreDeep) {
+  Value a = *Parse(R"({"x":{"y":1}})");
+  Value b = a;
+  b.Find("x")->Set("y", Value::Int(2));
+  EXPECT_EQ(Write(a), R"({"x":{"y":1}})");
+  EXPECT_EQ(Write(b), R"({"x":{"y":2}})");
+}
+
+TEST(JsonTest, UndefinedMembersAreSkipped) {
+  Value object = Value::MakeObject();
+  object.Set("a", Value());
+  object.Set("b", Value::Null());
+  EXPECT_EQ(Write(object), R"({"b":null})");
+}
+
+}  // namespace
+}  // namespace orrery::json

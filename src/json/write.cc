@@ -1,0 +1,179 @@
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "json/json.h"
+
+namespace orrery::json {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+// Splits the shortest round-trip form of d (> 0) into its digits and the decimal
+// exponent n such that d = 0.digits * 10^n, as ECMAScript's Number::toString defines.
+void ShortestDigits(double d, std::string& digits, int& n) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d, std::chars_format::scientific);
+  std::string_view s(buf, end - buf);
+  size_t e = s.find('e');
+  std::string_view mantissa = s.substr(0, e);
+  int exponent = std::stoi(std::string(s.substr(e + 1)));
+  digits.clear();
+  for (char c : mantissa) {
+    if (c != '.') {
+      digits.push_back(c);
+    }
+  }
+  while (digits.size() > 1 && digits.back() == '0') {
+    digits.pop_back();
+  }
+  n = exponent + 1;
+}
+
+}  // namespace
+
+void AppendNumber(std::string& out, double d) {
+  if (!std::isfinite(d)) {
+    out += "null";  // JSON has no NaN or Infinity; JSON.stringify writes null too
+    return;
+  }
+  if (d == 0) {
+    out += '0';
+    return;
+  }
+  if (d < 0) {
+    out += '-';
+    d = -d;
+  }
+  std::string digits;
+  int n = 0;
+  ShortestDigits(d, digits, n);
+  const int k = static_cast<int>(digits.size());
+  if (k <= n && n <= 21) {
+    out += digits;
+    out.append(n - k, '0');
+  } else if (0 < n && n <= 21) {
+    out.append(digits, 0, n);
+    out += '.';
+    out.append(digits, n, std::string::npos);
+  } else if (-6 < n && n <= 0) {
+    out += "0.";
+    out.append(-n, '0');
+    out += digits;
+  } else {
+    out += digits[0];
+    if (k > 1) {
+      out += '.';
+      out.append(digits, 1, std::string::npos);
+    }
+    out += 'e';
+    out += (n - 1 >= 0) ? '+' : '-';
+    out += std::to_string(std::abs(n - 1));
+  }
+}
+
+void AppendQuoted(std::string& out, std::string_view s) {
+  out += '"';
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+}
+
+void AppendTo(std::string& out, const Value& value) {
+  switch (value.type()) {
+    case Type::kUndefined:
+      break;
+    case Type::kNull:
+      out += "null";
+      break;
+    case Type::kBool:
+      out += value.as_bool() ? "true" : "false";
+      break;
+    case Type::kNumber:
+      if (value.is_integer()) {
+        out += std::to_string(value.as_int());
+      } else {
+        AppendNumber(out, value.as_double());
+      }
+      break;
+    case Type::kString:
+      AppendQuoted(out, value.as_string());
+      break;
+    case Type::kArray: {
+      out += '[';
+      bool first = true;
+      for (const Value& element : value.as_array()) {
+        if (!first) {
+          out += ',';
+        }
+        first = false;
+        if (element.is_undefined()) {
+          out += "null";  // as JSON.stringify does for undefined array slots
+        } else {
+          AppendTo(out, element);
+        }
+      }
+      out += ']';
+      break;
+    }
+    case Type::kObject: {
+      out += '{';
+      bool first = true;
+      for (const auto& [name, member] : value.as_object()) {
+        if (member.is_undefined()) {
+          continue;
+        }
+        if (!first) {
+          out += ',';
+        }
+        first = false;
+        AppendQuoted(out, name);
+        out += ':';
+        AppendTo(out, member);
+      }
+      out += '}';
+      break;
+    }
+  }
+}
+
+std::string Write(const Value& value) {
+  std::string out;
+  AppendTo(out, value);
+  return out;
+}
+
+}  // namespace orrery::json
