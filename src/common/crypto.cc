@@ -1,0 +1,63 @@
+#include "common/crypto.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+#include <random>
+
+namespace orrery {
+
+std::string HmacSha256(std::string_view key, std::string_view message) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest, &length);
+  return std::string(reinterpret_cast<const char*>(digest), length);
+}
+
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string RandomBytes(size_t n) {
+  std::string out(n, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1) {
+    // RAND_bytes only fails without an entropy source; fall back to the OS device.
+    std::random_device device;
+    for (char& c : out) c = static_cast<char>(device());
+  }
+  return out;
+}
+
+uint64_t RandomU64() {
+  std::string bytes = RandomBytes(8);
+  uint64_t v = 0;
+  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
+  return v;
+}
+
+std::string RandomGuid() {
+  // Activity ids are diagnostic, not secrets: a fast thread-local generator suffices.
+  thread_local std::mt19937_64 rng(RandomU64());
+  uint64_t hi = rng(), lo = rng();
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(36);
+  auto put = [&](uint64_t v, int nibbles) {
+    for (int i = nibbles - 1; i >= 0; --i) out += kHex[(v >> (4 * i)) & 0xF];
+  };
+  put(hi >> 32, 8);
+  out += '-';
+  put(hi >> 16, 4);
+  out += '-';
+  put((hi & 0x0FFF) | 0x4000, 4);
+  out += '-';
+  put(((lo >> 48) & 0x3FFF) | 0x8000, 4);
+  out += '-';
+  put(lo, 12);
+  return out;
+}
+
+}  // namespace orrery

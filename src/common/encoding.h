@@ -1,0 +1,30 @@
+#pragma once
+
+// Byte/string encodings shared by several layers.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace orrery {
+
+std::string Base64Encode(std::string_view bytes);
+// Standard alphabet with padding; nullopt on malformed input.
+std::optional<std::string> Base64Decode(std::string_view text);
+
+// Percent-decoding of URL path segments ('+' stays a plus, as Cosmos DB paths use it
+// literally). nullopt on a malformed escape.
+std::optional<std::string> PercentDecode(std::string_view text);
+
+std::string LowerAscii(std::string_view s);
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+// Little-endian fixed-width integers.
+void AppendFixed32LE(std::string& out, uint32_t v);
+void AppendFixed64LE(std::string& out, uint64_t v);
+// Big-endian, for order-preserving keys.
+void AppendFixed32BE(std::string& out, uint32_t v);
+uint32_t DecodeFixed32BE(std::string_view in);
+
+}  // namespace orrery

@@ -1,0 +1,43 @@
+#include "common/encoding.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "common/crypto.h"
+
+namespace orrery {
+namespace {
+
+TEST(EncodingTest, Base64RoundTrips) {
+  for (std::string s :
+       std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\x00\xff\x10", 3)}) {
+    auto decoded = Base64Decode(Base64Encode(s));
+    ASSERT_TRUE(decoded.has_value());
+    EXPECT_EQ(*decoded, s);
+  }
+  EXPECT_EQ(Base64Encode(std::string("\x01\x00\x00\x00", 4)), std::string("AQAAAA=="));
+  EXPECT_FALSE(Base64Decode("abc").has_value());
+  EXPECT_FALSE(Base64Decode("ab!=").has_value());
+}
+
+TEST(EncodingTest, PercentDecodeKeepsPlus) {
+  EXPECT_EQ(*PercentDecode("a%20b+c%C3%BC"), "a b+c\xC3\xBC");
+  EXPECT_FALSE(PercentDecode("%2").has_value());
+  EXPECT_FALSE(PercentDecode("%zz").has_value());
+}
+
+TEST(CryptoTest, HmacSha256MatchesRfc4231Case2) {
+  std::string mac = HmacSha256("Jefe", "what do ya want for nothing?");
+  EXPECT_EQ(Base64Encode(mac), "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
+}
+
+TEST(CryptoTest, GuidShape) {
+  std::string g = RandomGuid();
+  ASSERT_EQ(g.size(), 36u);
+  EXPECT_EQ(g[8], '-');
+  EXPECT_NE(RandomGuid(), g);
+}
+
+}  // namespace
+}  // namespace orrery

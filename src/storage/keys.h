@@ -1,0 +1,39 @@
+#pragma once
+
+// The key layout of the store (persisted: never renumber; docs/storage-format.md
+// describes it). Keys are order-preserving so a physical partition — a range of
+// effective partition keys — is one contiguous key range.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace orrery::storage::keys {
+
+// Leading byte of every key: the key space it belongs to.
+inline constexpr char kMetaSpace = '\x01';       // counters and high-water marks
+inline constexpr char kDatabaseSpace = '\x02';   // database records by id
+inline constexpr char kContainerSpace = '\x03';  // container records by (db id, id)
+inline constexpr char kItemSpace = '\x10';       // items by (container number, EPK, id)
+
+std::string Meta(std::string_view name);
+std::string Database(std::string_view database_id);
+// All databases: [DatabasesBegin(), DatabasesEnd()).
+std::string DatabasesBegin();
+std::string DatabasesEnd();
+std::string Container(std::string_view database_id, std::string_view container_id);
+// All containers of one database.
+std::string ContainersBegin(std::string_view database_id);
+std::string ContainersEnd(std::string_view database_id);
+
+// Items of a container are ordered by EPK (uppercase hex, so byte order is string
+// order), then by id; the 0x00 after the EPK keeps shorter EPKs first.
+std::string Item(uint32_t container_number, std::string_view epk, std::string_view id);
+// First key whose EPK is >= epk.
+std::string ItemsFrom(uint32_t container_number, std::string_view epk);
+// First key past every item of the container.
+std::string ItemsEnd(uint32_t container_number);
+// Splits an item key into its EPK and id; false if it is not an item key.
+bool ParseItem(std::string_view key, std::string_view& epk, std::string_view& id);
+
+}  // namespace orrery::storage::keys

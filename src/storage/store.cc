@@ -1,0 +1,140 @@
+#include "storage/store.h"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include <filesystem>
+
+namespace orrery::storage {
+namespace {
+
+Status FromRocks(const rocksdb::Status& s) {
+  if (s.ok()) {
+    return Status::Ok();
+  }
+  if (s.IsCorruption()) {
+    return Status::Corruption("storage corruption: " + s.ToString());
+  }
+  return Status::IoError("storage error: " + s.ToString());
+}
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+}  // namespace
+
+struct WriteBatch::Rep {
+  rocksdb::WriteBatch batch;
+};
+
+WriteBatch::WriteBatch() : rep_(std::make_unique<Rep>()) {}
+WriteBatch::~WriteBatch() = default;
+WriteBatch::WriteBatch(WriteBatch&&) noexcept = default;
+WriteBatch& WriteBatch::operator=(WriteBatch&&) noexcept = default;
+
+void WriteBatch::Put(std::string_view key, std::string_view value) {
+  rep_->batch.Put(ToSlice(key), ToSlice(value)).PermitUncheckedError();
+}
+void WriteBatch::Delete(std::string_view key) {
+  rep_->batch.Delete(ToSlice(key)).PermitUncheckedError();
+}
+void WriteBatch::DeleteRange(std::string_view begin, std::string_view end) {
+  rep_->batch.DeleteRange(ToSlice(begin), ToSlice(end)).PermitUncheckedError();
+}
+size_t WriteBatch::count() const { return rep_->batch.Count(); }
+
+struct Store::Rep {
+  std::unique_ptr<rocksdb::Env> memory_env;  // outlives db
+  std::unique_ptr<rocksdb::DB> db;
+  rocksdb::WriteOptions write_options;
+  rocksdb::WriteOptions synced_write_options;
+};
+
+Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+
+Store::~Store() {
+  if (rep_ && rep_->db) {
+    rep_->db->Close().PermitUncheckedError();  // best effort: the WAL already holds every write
+  }
+}
+
+Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
+  auto rep = std::make_unique<Rep>();
+  rocksdb::Options db_options;
+  db_options.create_if_missing = true;
+  db_options.max_background_jobs = 2;
+  db_options.write_buffer_size = 16 << 20;
+  db_options.max_write_buffer_number = 3;
+  db_options.keep_log_file_num = 3;
+  db_options.max_manifest_file_size = 8 << 20;
+  db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  db_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+
+  std::string path = options.path;
+  if (options.in_memory) {
+    rep->memory_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    db_options.env = rep->memory_env.get();
+    path = "/orrery-in-memory";
+  } else {
+    std::error_code ec;
+    std::filesystem::create_directories(path, ec);
+    if (ec) {
+      return Status::IoError("cannot create data directory " + path + ": " + ec.message());
+    }
+  }
+
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(db_options, path, &db);
+  if (!s.ok()) {
+    if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
+      return Status::IoError("data directory " + path +
+                             " is in use by another process (its LOCK file is held)");
+    }
+    return Status::IoError("cannot open data directory " + path + ": " + s.ToString());
+  }
+  rep->db.reset(db);
+  rep->write_options.sync = options.sync_writes;
+  rep->write_options.disableWAL = false;
+  rep->synced_write_options.sync = !options.in_memory;
+  return std::unique_ptr<Store>(new Store(std::move(rep)));
+}
+
+Result<std::optional<std::string>> Store::Get(std::string_view key) const {
+  std::string value;
+  rocksdb::Status s = rep_->db->Get(rocksdb::ReadOptions(), ToSlice(key), &value);
+  if (s.IsNotFound()) {
+    return std::optional<std::string>();
+  }
+  ORRERY_RETURN_IF_ERROR(FromRocks(s));
+  return std::optional<std::string>(std::move(value));
+}
+
+Status Store::Write(WriteBatch& batch) {
+  return FromRocks(rep_->db->Write(rep_->write_options, &batch.rep_->batch));
+}
+
+Status Store::WriteSynced(WriteBatch& batch) {
+  return FromRocks(rep_->db->Write(rep_->synced_write_options, &batch.rep_->batch));
+}
+
+Status Store::Scan(std::string_view begin, std::string_view end,
+                   const std::function<bool(std::string_view, std::string_view)>& visit) const {
+  rocksdb::ReadOptions read_options;
+  rocksdb::Slice upper = ToSlice(end);
+  read_options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(rep_->db->NewIterator(read_options));
+  for (it->Seek(ToSlice(begin)); it->Valid(); it->Next()) {
+    rocksdb::Slice k = it->key();
+    rocksdb::Slice v = it->value();
+    if (!visit(std::string_view(k.data(), k.size()), std::string_view(v.data(), v.size()))) {
+      break;
+    }
+  }
+  return FromRocks(it->status());
+}
+
+}  // namespace orrery::storage
