@@ -12,45 +12,26 @@
 #include <string_view>
 #include <vector>
 
+#include "common/http_message.h"
 #include "common/status.h"
 
 namespace orrery::http {
-
-struct Header {
-  std::string name;  // lowercase for requests; as given for responses
-  std::string value;
-};
-
-struct Request {
-  std::string method;  // "GET", "POST", ...
-  std::string target;  // raw request target, percent-encoded, may hold "?query"
-  std::vector<Header> headers;  // names lowercased
-  std::string body;
-  bool tls = false;
-
-  // The value of a header (name in lowercase), or nullptr.
-  const std::string* FindHeader(std::string_view lowercase_name) const;
-};
-
-struct Response {
-  int status = 200;
-  std::vector<Header> headers;
-  std::string body;
-};
 
 // Called on an I/O thread, concurrently from several threads: must be thread-safe.
 using Handler = std::function<Response(const Request&)>;
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  uint16_t port = 8081;   // 0 picks a free port; see Server::port()
-  int threads = 0;        // 0 = one per core
+  uint16_t port = 8081;  // 0 picks a free port; see Server::port()
+  int threads = 0;       // 0 = one per core
   bool tls = true;
-  std::string tls_cert_file;  // PEM; with tls_key_file, used instead of a generated one
-  std::string tls_key_file;
+  // "= {}" keeps GCC's -Wmissing-field-initializers quiet for designated initializers
+  // that leave these out.
+  std::string tls_cert_file = {};  // PEM; with tls_key_file, used instead of a generated one
+  std::string tls_key_file = {};
   // Where a generated self-signed certificate is kept (cert.pem, key.pem); empty =
   // generate one in memory at each start.
-  std::string generated_cert_dir;
+  std::string generated_cert_dir = {};
   size_t max_header_bytes = 64 * 1024;
   size_t max_body_bytes = 4 * 1024 * 1024;
   std::chrono::seconds idle_timeout{120};
@@ -66,9 +47,13 @@ class Server {
   static Result<std::unique_ptr<Server>> Start(ServerOptions options, Handler handler);
 
   virtual uint16_t port() const = 0;
-  // Stops accepting, closes connections, joins the threads. Idempotent.
+  // Stops accepting, closes connections, joins the threads. Idempotent; a concurrent
+  // second call returns once the first is done. REQUIRES: not called from a Handler
+  // (it joins the I/O thread the Handler runs on). The destructor calls it.
   virtual void Stop() = 0;
-  // Blocks until SIGINT or SIGTERM arrives (then returns; the caller calls Stop()).
+  // Blocks until SIGINT or SIGTERM arrives (then returns; the caller calls Stop()), or
+  // until Stop() is called. The signals are caught only while it waits; on return
+  // their default action is restored, so a second Ctrl-C ends a stuck shutdown.
   virtual void WaitForSignal() = 0;
 };
 

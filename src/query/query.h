@@ -43,6 +43,11 @@ class CompiledQuery {
   virtual bool needs_full_result() const = 0;
   virtual std::optional<int64_t> top() const = 0;
 
+  // False for a query without FROM (`SELECT VALUE 1 + 2`): it reads no items. Call
+  // EvaluateDocument exactly once, with any document (an undefined Value will do), and
+  // Finish its rows; the result is the same whatever the container holds.
+  virtual bool reads_items() const = 0;
+
   // Turns all rows of the scope into the final result: sorts by the ORDER BY keys,
   // groups and aggregates, de-duplicates, applies OFFSET/LIMIT and TOP.
   virtual Result<std::vector<json::Value>> Finish(std::vector<Row> rows) const = 0;

@@ -5,6 +5,7 @@
 // effective partition key (EPK) hash, byte-for-byte as Cosmos DB computes it
 // (wire-protocol.md §11).
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,7 +37,7 @@ enum class PartitionKind : uint8_t { kHash, kMultiHash, kRange };
 struct PartitionKeyDefinition {
   std::vector<std::string> paths;  // e.g. {"/tenantId", "/userId"}
   PartitionKind kind = PartitionKind::kHash;
-  int version = 1;          // 1 or 2; MultiHash is always 2
+  int version = 1;             // 1 or 2; MultiHash is always 2
   bool version_given = false;  // whether the client's definition named a version
   bool system_key = false;
 
@@ -44,7 +45,10 @@ struct PartitionKeyDefinition {
 };
 
 // Validates a container's "partitionKey" member as the service does (1 path for Hash,
-// 1-3 for MultiHash, well-formed paths, known kind and version) and fills defaults.
+// 1-3 for MultiHash, well-formed paths, kind "Hash" or "MultiHash", version 1 or 2,
+// MultiHash only with 2) and fills defaults (kind Hash; version 1, or 2 for MultiHash).
+// An undefined or null `definition` (no "partitionKey" member) is refused, as the
+// service does since API version 2018-12-31.
 // Errors are BadRequest with the service's message.
 Result<PartitionKeyDefinition> ParseDefinition(const json::Value& definition);
 
@@ -54,14 +58,22 @@ Result<PartitionKeyDefinition> ParseDefinition(const json::Value& definition);
 json::Value DefinitionToJson(const PartitionKeyDefinition& definition);
 
 // Parses the header value (a JSON array; {} = none, null = null). A full key must have
-// one component per path; with allow_prefix (queries on MultiHash), 1..paths components.
-// Errors: BadRequest 1001 with the service's message.
+// one component per path; with allow_prefix (queries on MultiHash), 1..paths components;
+// a systemKey container also takes [] (the key of its items without a value).
+// Errors: BadRequest 1001 with the service's message for an empty header or a wrong
+// component count; BadRequest "Partition key <header> is invalid." for text that is not
+// an array of valid components.
 Result<PartitionKeyValue> ParseHeader(std::string_view header,
-                                      const PartitionKeyDefinition& definition,
-                                      bool allow_prefix);
+                                      const PartitionKeyDefinition& definition, bool allow_prefix);
 
-// The key of an item: walks each path; a missing path gives None.
-// Errors: BadRequest when a path leads to an object or array (not a valid key value).
+// The component a JSON value stands for: string, number, true/false, null; undefined
+// and the empty object {} mean None (the SDK's NonePartitionKeyLiteral). -0 becomes 0,
+// as JSON.stringify prints it. Errors: BadRequest 1001 for arrays and non-empty objects.
+Result<PartitionKeyComponent> ComponentFromJson(const json::Value& value);
+
+// The key of an item: walks each path; a missing path (or {}) gives None. For a
+// systemKey container an item without a value under its path has the key [].
+// Errors: BadRequest 1001 when a path leads to an array or a non-empty object.
 Result<PartitionKeyValue> ExtractFromItem(const json::Value& item,
                                           const PartitionKeyDefinition& definition);
 
@@ -73,8 +85,22 @@ std::string ToHeaderJson(const PartitionKeyValue& value);
 std::string EffectivePartitionKey(const PartitionKeyDefinition& definition,
                                   const PartitionKeyValue& value);
 
+// The EPK range [min_inclusive, max_exclusive) a prefix of a hierarchical key designates:
+// [P, P + "FF") where P = EffectivePartitionKey(definition, prefix).
+struct EpkRange {
+  std::string min_inclusive;
+  std::string max_exclusive;
+};
+EpkRange PrefixEpkRange(const PartitionKeyDefinition& definition, const PartitionKeyValue& prefix);
+
+// Checks the key's size limit: V2 and MultiHash keys may hold at most 2,048 bytes of
+// string data (UTF-8, all components together); V1 accepts any length, as the service
+// does (it hashes only a prefix). Errors: BadRequest naming the limit.
+Status ValidateKeyValue(const PartitionKeyDefinition& definition, const PartitionKeyValue& value);
+
 // Boundaries of n equal physical partitions over the container's EPK space:
-// n + 1 strings, first "" and last "FF", strictly increasing.
+// n + 1 strings, first "" and last "FF", strictly increasing (n < 1 counts as 1).
+// V1 containers always get the single range {"", "FF"} whatever n is.
 std::vector<std::string> InitialBoundaries(const PartitionKeyDefinition& definition, int n);
 
 }  // namespace orrery::partition

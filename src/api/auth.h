@@ -1,0 +1,54 @@
+#pragma once
+
+// Master-key authorization exactly as the service checks it (wire-protocol.md §3):
+// HMAC-SHA256 over verb, resource type, resource link and date under one of the
+// account's keys, the date within 15 minutes of the server's clock. Thread-safe.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "api/resource_path.h"
+#include "common/clock.h"
+#include "common/http_message.h"
+#include "common/status.h"
+
+namespace orrery::api {
+
+// The well-known key of the Cosmos DB emulator, so SDKs configured for it work as-is.
+inline constexpr const char* kEmulatorMasterKey =
+    "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+
+struct AccountKeys {
+  std::string primary;    // base64, as users configure them
+  std::string secondary;  // optional
+  std::string read_only;  // optional: may read and query, never write
+};
+
+enum class Access { kReadWrite, kReadOnly };
+
+class Authenticator {
+ public:
+  // Errors: BadRequest naming the key that is not valid base64.
+  static Result<Authenticator> Create(const AccountKeys& keys, const Clock& clock);
+
+  // The access the request's signature grants. Errors: Unauthorized (missing,
+  // malformed or wrong signature; other token types), Forbidden (date out of range).
+  Result<Access> Authenticate(const http::Request& request, const ResourcePath& path) const;
+
+  static constexpr std::chrono::minutes kAllowedClockSkew{15};
+
+ private:
+  Authenticator(std::string primary, std::string secondary, std::string read_only,
+                const Clock& clock);
+  std::string primary_;  // decoded key bytes
+  std::string secondary_;
+  std::string read_only_;
+  const Clock* clock_;
+};
+
+// Parses an RFC 1123 date ("Wed, 02 Dec 2026 16:30:47 GMT").
+std::optional<std::chrono::system_clock::time_point> ParseRfc1123(std::string_view text);
+
+}  // namespace orrery::api

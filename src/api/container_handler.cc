@@ -1,0 +1,79 @@
+#include "api/feed.h"
+#include "api/handlers.h"
+#include "api/headers.h"
+#include "api/resource_response.h"
+#include "engine/resource_query.h"
+#include "engine/throughput/cost_model.h"
+
+namespace orrery::api {
+namespace {
+
+// Informational quota headers the service sends on container reads and creates.
+void AddQuotaHeaders(http::Response& response) {
+  response.headers.push_back({headers::kResourceQuota,
+                              "functions=50;storedProcedures=100;triggers=25;documentSize=10240;"
+                              "documentsSize=10485760;documentsCount=-1;collectionSize=10485760;"});
+  response.headers.push_back(
+      {headers::kResourceUsage,
+       "functions=0;storedProcedures=0;triggers=0;documentSize=0;documentsSize=0;"
+       "documentsCount=-1;collectionSize=0;"});
+}
+
+}  // namespace
+
+HandlerResult HandleContainerFeed(const RequestContext& ctx) {
+  const std::string& db = ctx.path.segments[1];
+  const std::string& method = ctx.request.method;
+  if (method == "GET" || (method == "POST" && IsQueryRequest(ctx))) {
+    std::unique_ptr<query::CompiledQuery> query;
+    if (method == "POST") {
+      ORRERY_ASSIGN_OR_RETURN(query, CompileQueryBody(ctx.request.body));
+    }
+    ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> containers, ctx.account.ListContainers(db));
+    ORRERY_ASSIGN_OR_RETURN(json::Value database, ctx.account.ReadDatabase(db));
+    ORRERY_ASSIGN_OR_RETURN(
+        engine::FeedPage page,
+        engine::QueryResources(query.get(), containers, max_items, ContinuationOf(ctx)));
+    return FeedResponse(ctx, database.Find("_rid")->as_string(), "DocumentCollections", page,
+                        throughput::kMetadataReadCharge);
+  }
+  if (method == "POST") {
+    ORRERY_ASSIGN_OR_RETURN(json::Value body, JsonBody(ctx));
+    ORRERY_ASSIGN_OR_RETURN(engine::ThroughputRequest throughput, ThroughputHeaders(ctx));
+    ORRERY_ASSIGN_OR_RETURN(json::Value created,
+                            ctx.account.CreateContainer(db, std::move(body), throughput));
+    http::Response response = ResourceResponse(ctx, 201, created, throughput::kMetadataWriteCharge);
+    AddQuotaHeaders(response);
+    return response;
+  }
+  return Status::MethodNotAllowed("The containers feed supports GET and POST.");
+}
+
+HandlerResult HandleContainer(const RequestContext& ctx) {
+  const std::string& db = ctx.path.segments[1];
+  const std::string& id = ctx.path.segments[3];
+  const std::string& method = ctx.request.method;
+  if (method == "GET") {
+    ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
+                            ctx.account.GetContainer(db, id));
+    http::Response response =
+        ResourceResponse(ctx, 200, container->settings().resource, throughput::kMetadataReadCharge);
+    AddQuotaHeaders(response);
+    return response;
+  }
+  if (method == "PUT") {
+    ORRERY_ASSIGN_OR_RETURN(json::Value body, JsonBody(ctx));
+    ORRERY_ASSIGN_OR_RETURN(json::Value replaced,
+                            ctx.account.ReplaceContainer(db, id, std::move(body),
+                                                         ctx.OptionalHeader(headers::kIfMatch)));
+    return ResourceResponse(ctx, 200, replaced, throughput::kMetadataWriteCharge);
+  }
+  if (method == "DELETE") {
+    ORRERY_RETURN_IF_ERROR(ctx.account.DeleteContainer(db, id));
+    return NoContentResponse(ctx, throughput::kMetadataWriteCharge);
+  }
+  return Status::MethodNotAllowed("A container supports GET, PUT and DELETE.");
+}
+
+}  // namespace orrery::api

@@ -1,0 +1,84 @@
+#include "api/feed.h"
+
+#include "api/headers.h"
+#include "api/response.h"
+#include "json/json.h"
+
+namespace orrery::api {
+
+Result<int> MaxItemCount(const RequestContext& ctx) {
+  const std::string* header = ctx.Header(headers::kMaxItemCount);
+  if (header == nullptr || header->empty()) return 100;
+  char* end = nullptr;
+  long value = std::strtol(header->c_str(), &end, 10);
+  if (end == header->c_str() || *end != '\0' || value == 0 || value < -1) {
+    return Status::BadRequest("Invalid value '" + *header +
+                              "' for header x-ms-max-item-count: expected -1 or a positive "
+                              "integer.");
+  }
+  if (value == -1) return 100;
+  return static_cast<int>(std::min<long>(value, 1000000));
+}
+
+std::string ContinuationOf(const RequestContext& ctx) {
+  const std::string* header = ctx.Header(headers::kContinuation);
+  return header ? *header : std::string();
+}
+
+bool IsQueryRequest(const RequestContext& ctx) {
+  const std::string* type = ctx.Header(headers::kContentType);
+  return ctx.HeaderIsTrue(headers::kIsQuery) ||
+         (type != nullptr && type->starts_with("application/query+json"));
+}
+
+Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(const std::string& body) {
+  ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(body));
+  const json::Value* text = spec.Find("query");
+  if (text == nullptr || !text->is_string()) {
+    return Status::BadRequest(
+        "The query request body must be a JSON object with a 'query' string.");
+  }
+  std::vector<query::Parameter> parameters;
+  if (const json::Value* params = spec.Find("parameters"); params && !params->is_null()) {
+    if (!params->is_array()) {
+      return Status::BadRequest("The query 'parameters' must be an array.");
+    }
+    for (const auto& p : params->as_array()) {
+      const json::Value* name = p.Find("name");
+      if (name == nullptr || !name->is_string()) {
+        return Status::BadRequest("Each query parameter needs a 'name' string.");
+      }
+      const json::Value* value = p.Find("value");
+      parameters.push_back({name->as_string(), value ? *value : json::Value()});
+    }
+  }
+  return query::Compile(text->as_string(), std::move(parameters));
+}
+
+http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,
+                            std::string_view array_name, const engine::FeedPage& page,
+                            double charge) {
+  std::string body;
+  size_t total = 64;
+  for (const auto& doc : page.documents) total += doc.size() + 1;
+  body.reserve(total);
+  body += "{\"_rid\":";
+  json::AppendQuoted(body, rid);
+  body += ",\"";
+  body += array_name;
+  body += "\":[";
+  for (size_t i = 0; i < page.documents.size(); ++i) {
+    if (i > 0) body += ',';
+    body += page.documents[i];
+  }
+  body += "],\"_count\":" + std::to_string(page.documents.size()) + "}";
+  ResponseBuilder builder(200, ctx.activity_id);
+  builder.Charge(charge).Header(headers::kItemCount, std::to_string(page.documents.size()));
+  if (page.continuation) {
+    builder.Header(headers::kContinuation, *page.continuation);
+  }
+  builder.JsonBody(std::move(body));
+  return std::move(builder).Build();
+}
+
+}  // namespace orrery::api

@@ -1,0 +1,31 @@
+#pragma once
+
+// Shared pieces of list, read-feed and query requests.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/request_context.h"
+#include "engine/container.h"
+#include "query/query.h"
+
+namespace orrery::api {
+
+// x-ms-max-item-count: absent or -1 means the service default of 100.
+Result<int> MaxItemCount(const RequestContext& ctx);
+std::string ContinuationOf(const RequestContext& ctx);
+
+// Whether a POST to a feed is a query (query+json content type or isquery header).
+bool IsQueryRequest(const RequestContext& ctx);
+
+// Parses {"query": "...", "parameters": [{"name": "@p", "value": ...}]} and compiles it.
+Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(const std::string& body);
+
+// The feed envelope {"_rid": rid, "<array_name>": [...], "_count": n} with
+// x-ms-item-count and x-ms-continuation.
+http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,
+                            std::string_view array_name, const engine::FeedPage& page,
+                            double charge);
+
+}  // namespace orrery::api

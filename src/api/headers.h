@@ -1,0 +1,52 @@
+#pragma once
+
+// Every wire header name Orrery reads or writes (lowercase; HTTP names are
+// case-insensitive and src/http lowercases incoming ones).
+
+namespace orrery::api::headers {
+
+inline constexpr const char* kAuthorization = "authorization";
+inline constexpr const char* kDate = "date";
+inline constexpr const char* kMsDate = "x-ms-date";
+inline constexpr const char* kHost = "host";
+inline constexpr const char* kContentType = "content-type";
+inline constexpr const char* kIfMatch = "if-match";
+inline constexpr const char* kIfNoneMatch = "if-none-match";
+inline constexpr const char* kAIm = "a-im";
+inline constexpr const char* kEtag = "etag";
+
+inline constexpr const char* kActivityId = "x-ms-activity-id";
+inline constexpr const char* kRequestCharge = "x-ms-request-charge";
+inline constexpr const char* kSubstatus = "x-ms-substatus";
+inline constexpr const char* kRetryAfterMs = "x-ms-retry-after-ms";
+inline constexpr const char* kSessionToken = "x-ms-session-token";
+inline constexpr const char* kContinuation = "x-ms-continuation";
+inline constexpr const char* kItemCount = "x-ms-item-count";
+inline constexpr const char* kMaxItemCount = "x-ms-max-item-count";
+inline constexpr const char* kContentPath = "x-ms-content-path";
+inline constexpr const char* kAltContentPath = "x-ms-alt-content-path";
+inline constexpr const char* kResourceQuota = "x-ms-resource-quota";
+inline constexpr const char* kResourceUsage = "x-ms-resource-usage";
+inline constexpr const char* kLsn = "lsn";
+inline constexpr const char* kItemLsn = "x-ms-item-lsn";
+inline constexpr const char* kGlobalCommittedLsn = "x-ms-global-committed-lsn";
+inline constexpr const char* kGatewayVersion = "x-ms-gatewayversion";
+inline constexpr const char* kSchemaVersion = "x-ms-schemaversion";
+inline constexpr const char* kServiceVersion = "x-ms-serviceversion";
+inline constexpr const char* kMaxMediaStorageUsageMb = "x-ms-max-media-storage-usage-mb";
+inline constexpr const char* kMediaStorageUsageMb = "x-ms-media-storage-usage-mb";
+
+inline constexpr const char* kPartitionKey = "x-ms-documentdb-partitionkey";
+inline constexpr const char* kPartitionKeyRangeId = "x-ms-documentdb-partitionkeyrangeid";
+inline constexpr const char* kStartEpk = "x-ms-start-epk";
+inline constexpr const char* kEndEpk = "x-ms-end-epk";
+inline constexpr const char* kReadKeyType = "x-ms-read-key-type";
+inline constexpr const char* kIsUpsert = "x-ms-documentdb-is-upsert";
+inline constexpr const char* kIsQuery = "x-ms-documentdb-isquery";
+inline constexpr const char* kIsQueryPlanRequest = "x-ms-cosmos-is-query-plan-request";
+inline constexpr const char* kEnableCrossPartition = "x-ms-documentdb-query-enablecrosspartition";
+inline constexpr const char* kIsBatchRequest = "x-ms-cosmos-is-batch-request";
+inline constexpr const char* kOfferThroughput = "x-ms-offer-throughput";
+inline constexpr const char* kOfferAutopilotSettings = "x-ms-cosmos-offer-autopilot-settings";
+
+}  // namespace orrery::api::headers

@@ -1,0 +1,180 @@
+#include "api/feed.h"
+#include "api/handlers.h"
+#include "api/headers.h"
+#include "api/item_scope.h"
+#include "api/query_plan.h"
+#include "api/response.h"
+#include "engine/throughput/cost_model.h"
+
+namespace orrery::api {
+namespace {
+
+std::string AltContentPath(const engine::ContainerSettings& s) {
+  return "dbs/" + s.database_id + "/colls/" + s.id;
+}
+
+std::string SessionToken(const std::string& pkrange_id, uint64_t lsn) {
+  return pkrange_id + ":-1#" + std::to_string(lsn);
+}
+
+// The data-plane headers the SDK reads: session token (captured only together with
+// x-ms-content-path, wire-protocol.md §15), content paths and LSNs.
+void AddDataPlaneHeaders(ResponseBuilder& builder, const engine::Container& container,
+                         const std::string& session_token, uint64_t lsn) {
+  const engine::ContainerSettings& s = container.settings();
+  builder.Header(headers::kSessionToken, session_token)
+      .Header(headers::kContentPath, s.rid)
+      .Header(headers::kAltContentPath, AltContentPath(s))
+      .Header(headers::kLsn, std::to_string(lsn))
+      .Header(headers::kGlobalCommittedLsn, std::to_string(lsn));
+}
+
+std::string AllRangesSessionToken(const engine::Container& container) {
+  std::string token;
+  for (const auto& p : container.settings().partitions.partitions()) {
+    if (!token.empty()) token += ',';
+    token += SessionToken(p.id, container.current_lsn());
+  }
+  return token;
+}
+
+http::Response ItemResponse(const RequestContext& ctx, const engine::Container& container,
+                            int status, const engine::ItemResult& item, double charge) {
+  ResponseBuilder builder(status, ctx.activity_id);
+  builder.Charge(charge);
+  if (!item.etag.empty()) builder.Header(headers::kEtag, item.etag);
+  AddDataPlaneHeaders(builder, container, SessionToken(item.pkrange_id, item.lsn), item.lsn);
+  builder.Header(headers::kItemLsn, std::to_string(item.lsn));
+  if (status != 204 && status != 304) {
+    builder.JsonBody(item.json);
+  }
+  return std::move(builder).Build();
+}
+
+Result<std::shared_ptr<engine::Container>> ContainerOf(const RequestContext& ctx) {
+  return ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]);
+}
+
+double FeedCharge(const engine::FeedPage& page, double base) {
+  return base +
+         throughput::kQueryPerExtraPartitionCharge * std::max(0, page.partitions_touched - 1) +
+         throughput::kQueryPerLoadedKbCharge * static_cast<double>(page.loaded_bytes) / 1024.0;
+}
+
+HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
+                        engine::WriteKind kind) {
+  engine::ItemWriteRequest request;
+  request.kind = kind;
+  ORRERY_ASSIGN_OR_RETURN(request.partition_key, PointPartitionKey(ctx, container));
+  request.body = ctx.request.body;
+  request.if_match = ctx.OptionalHeader(headers::kIfMatch);
+  if (kind == engine::WriteKind::kReplace) {
+    request.url_id = ctx.path.segments[5];
+  }
+  ORRERY_ASSIGN_OR_RETURN(engine::ItemResult item, container.WriteItem(request));
+  const bool replaced =
+      kind == engine::WriteKind::kReplace || (kind == engine::WriteKind::kUpsert && !item.created);
+  double charge =
+      replaced ? throughput::ReplaceCharge(item.bytes) : throughput::CreateCharge(item.bytes);
+  return ItemResponse(ctx, container, item.created ? 201 : 200, item, charge);
+}
+
+HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& container) {
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> query,
+                          CompileQueryBody(ctx.request.body));
+  ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
+  if (!scope.has_partition_key && !scope.has_range &&
+      container.settings().partitions.partitions().size() > 1 &&
+      !ctx.HeaderIsTrue(headers::kEnableCrossPartition)) {
+    return Status::BadRequest(
+        "Cross partition query is required but disabled. Please set "
+        "x-ms-documentdb-query-enablecrosspartition to true, specify "
+        "x-ms-documentdb-partitionkey, or revise your query to avoid this exception.");
+  }
+  ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+  ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
+                          container.Query(*query, scope.scope, max_items, ContinuationOf(ctx)));
+  http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page,
+                                         FeedCharge(page, throughput::kQueryBaseCharge));
+  response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
+  response.headers.push_back({headers::kContentPath, container.settings().rid});
+  response.headers.push_back({headers::kAltContentPath, AltContentPath(container.settings())});
+  return response;
+}
+
+HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& container) {
+  if (ctx.Header(headers::kAIm) != nullptr) {
+    return Status::BadRequest(
+        "The change feed (A-IM header) is not available in this version of Orrery.");
+  }
+  ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
+  ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+  ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
+                          container.ReadFeed(scope.scope, max_items, ContinuationOf(ctx)));
+  http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page,
+                                         FeedCharge(page, throughput::kMetadataReadCharge));
+  response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
+  response.headers.push_back({headers::kContentPath, container.settings().rid});
+  response.headers.push_back({headers::kAltContentPath, AltContentPath(container.settings())});
+  if (const std::string* range_id = ctx.Header(headers::kPartitionKeyRangeId)) {
+    response.headers.push_back({headers::kPartitionKeyRangeId, *range_id});
+  }
+  return response;
+}
+
+}  // namespace
+
+HandlerResult HandleItemFeed(const RequestContext& ctx) {
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container, ContainerOf(ctx));
+  const std::string& method = ctx.request.method;
+  if (method == "GET") {
+    return ReadItemFeed(ctx, *container);
+  }
+  if (method != "POST") {
+    return Status::MethodNotAllowed("The items feed supports GET and POST.");
+  }
+  if (ctx.HeaderIsTrue(headers::kIsQueryPlanRequest)) {
+    return HandleQueryPlan(ctx);
+  }
+  if (IsQueryRequest(ctx)) {
+    return QueryItems(ctx, *container);
+  }
+  if (ctx.HeaderIsTrue(headers::kIsBatchRequest)) {
+    return Status::BadRequest(
+        "Transactional batch and bulk requests are not available in this version of Orrery.");
+  }
+  return WriteItem(ctx, *container,
+                   ctx.HeaderIsTrue(headers::kIsUpsert) ? engine::WriteKind::kUpsert
+                                                        : engine::WriteKind::kCreate);
+}
+
+HandlerResult HandleItem(const RequestContext& ctx) {
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container, ContainerOf(ctx));
+  const std::string& method = ctx.request.method;
+  const std::string& id = ctx.path.segments[5];
+  if (method == "GET") {
+    ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
+    std::optional<std::string> if_none_match = ctx.OptionalHeader(headers::kIfNoneMatch);
+    ORRERY_ASSIGN_OR_RETURN(engine::Container::ReadResult read,
+                            container->ReadItem(key, id, if_none_match));
+    return ItemResponse(ctx, *container, read.not_modified ? 304 : 200, read.item,
+                        throughput::PointReadCharge(read.item.bytes));
+  }
+  if (method == "PUT") {
+    return WriteItem(ctx, *container, engine::WriteKind::kReplace);
+  }
+  if (method == "DELETE") {
+    ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
+    std::optional<std::string> if_match = ctx.OptionalHeader(headers::kIfMatch);
+    ORRERY_ASSIGN_OR_RETURN(engine::ItemResult deleted, container->DeleteItem(key, id, if_match));
+    return ItemResponse(ctx, *container, 204, deleted, throughput::DeleteCharge(deleted.bytes));
+  }
+  if (method == "PATCH") {
+    return Status::BadRequest(
+        "Partial document update (PATCH) is not available in this version "
+        "of Orrery.");
+  }
+  return Status::MethodNotAllowed("An item supports GET, PUT, DELETE.");
+}
+
+}  // namespace orrery::api

@@ -1,0 +1,73 @@
+#include "api/feed.h"
+#include "api/handlers.h"
+#include "api/headers.h"
+#include "engine/resource_id.h"
+#include "engine/throughput/cost_model.h"
+#include "json/json.h"
+
+namespace orrery::api {
+
+// The pkranges feed (wire-protocol.md §10.1): a gap-free cover of "" .. "FF".
+HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx) {
+  if (ctx.request.method != "GET") {
+    return Status::MethodNotAllowed("The partition key ranges feed supports GET only.");
+  }
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
+                          ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
+  const engine::ContainerSettings& settings = container->settings();
+  const auto& partitions = settings.partitions.partitions();
+  const std::string etag = "\"" + std::to_string(partitions.size()) + "\"";
+  const std::string* if_none_match = ctx.Header(headers::kIfNoneMatch);
+  const std::string* a_im = ctx.Header(headers::kAIm);
+  if (a_im != nullptr && if_none_match != nullptr && *if_none_match == etag) {
+    // Incremental refresh with nothing new (wire-protocol.md §10.2).
+    http::Response response;
+    response.status = 304;
+    response.headers = {{headers::kActivityId, ctx.activity_id},
+                        {headers::kRequestCharge, "1"},
+                        {headers::kEtag, etag}};
+    return response;
+  }
+  engine::FeedPage page;
+  const double fraction = 1.0 / static_cast<double>(partitions.size());
+  for (const auto& p : partitions) {
+    std::string rid =
+        engine::PartitionKeyRangeRid(settings.database_number, settings.number, p.number);
+    json::Array parents;
+    for (const auto& parent : p.parents) parents.push_back(json::Value::String(parent));
+    json::Value range = json::Value::MakeObject({
+        {"_rid", json::Value::String(rid)},
+        {"id", json::Value::String(p.id)},
+        {"_etag", json::Value::String("\"00000000-0000-0000-0000-00000000000" +
+                                      std::to_string(p.number % 10) + "\"")},
+        {"minInclusive", json::Value::String(p.min_inclusive)},
+        {"maxExclusive", json::Value::String(p.max_exclusive)},
+        {"ridPrefix", json::Value::Int(p.number)},
+        {"_self", json::Value::String(settings.self + "pkranges/" + rid + "/")},
+        {"throughputFraction", json::Value::Double(fraction)},
+        {"status", json::Value::String("online")},
+        {"parents", json::Value::MakeArray(std::move(parents))},
+        {"ownedArchivalPKRangeIds", json::Value::MakeArray()},
+        {"_ts",
+         settings.resource.Find("_ts") ? *settings.resource.Find("_ts") : json::Value::Int(0)},
+        {"_lsn", json::Value::Int(1)},
+    });
+    page.documents.push_back(json::Write(range));
+  }
+  http::Response response =
+      FeedResponse(ctx, settings.rid, "PartitionKeyRanges", page, throughput::kMetadataReadCharge);
+  response.headers.push_back({headers::kEtag, etag});
+  return response;
+}
+
+// Offers arrive with the throughput issue; until then the account reports none, which
+// the SDK reads as "no dedicated throughput" (wire-protocol.md §13).
+HandlerResult HandleOffers(const RequestContext& ctx) {
+  if (ctx.path.segments.size() == 1 &&
+      (ctx.request.method == "GET" || (ctx.request.method == "POST" && IsQueryRequest(ctx)))) {
+    return FeedResponse(ctx, "", "Offers", engine::FeedPage{}, throughput::kMetadataReadCharge);
+  }
+  return Status::NotFound("Resource Not Found. Learn more: https://aka.ms/cosmosdb-tsg-not-found");
+}
+
+}  // namespace orrery::api

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "api/request_context.h"
+
+namespace orrery::api {
+
+// Answers the SDK's query-plan request (wire-protocol.md §9.5) without running the
+// query. The JS SDK only uses the plan after a 400/1004 refusal, which Orrery never
+// sends: it executes every query completely itself (§9.2).
+HandlerResult HandleQueryPlan(const RequestContext& ctx);
+
+}  // namespace orrery::api

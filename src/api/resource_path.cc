@@ -1,0 +1,45 @@
+#include "api/resource_path.h"
+
+#include "common/encoding.h"
+
+namespace orrery::api {
+
+Result<ResourcePath> ParseResourcePath(std::string_view target) {
+  std::string_view path = target.substr(0, target.find('?'));
+  while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+
+  ResourcePath out;
+  while (!path.empty()) {
+    size_t slash = path.find('/');
+    std::string_view raw = path.substr(0, slash);
+    std::optional<std::string> segment = PercentDecode(raw);
+    if (!segment || segment->empty()) {
+      return Status::BadRequest("The resource path '" + std::string(target) + "' is not valid.");
+    }
+    out.segments.push_back(std::move(*segment));
+    path = slash == std::string_view::npos ? std::string_view() : path.substr(slash + 1);
+  }
+
+  const auto& s = out.segments;
+  if (s.empty()) {
+    return out;  // the account: type "" and link ""
+  }
+  if (s[0] == "offers") {
+    // Offers sign the lowercased offer id with no prefix (wire-protocol.md §3.1).
+    out.resource_type = "offers";
+    out.is_feed = s.size() == 1;
+    out.resource_link = s.size() >= 2 ? LowerAscii(s[1]) : "";
+    return out;
+  }
+  out.is_feed = s.size() % 2 == 1;
+  out.resource_type = out.is_feed ? s.back() : s[s.size() - 2];
+  size_t link_segments = out.is_feed ? s.size() - 1 : s.size();
+  for (size_t i = 0; i < link_segments; ++i) {
+    if (i > 0) out.resource_link += '/';
+    out.resource_link += s[i];
+  }
+  return out;
+}
+
+}  // namespace orrery::api

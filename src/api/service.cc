@@ -1,0 +1,121 @@
+#include "api/service.h"
+
+#include <exception>
+
+#include "api/error_mapping.h"
+#include "api/handlers.h"
+#include "api/headers.h"
+#include "common/crypto.h"
+#include "common/encoding.h"
+#include "common/log.h"
+#include "engine/throughput/cost_model.h"
+
+namespace orrery::api {
+namespace {
+
+bool IsWrite(const http::Request& request, const RequestContext& ctx) {
+  if (request.method == "GET" || request.method == "HEAD") return false;
+  if (request.method == "POST") {
+    // Queries and query plans are reads even though they are POSTs.
+    return !(ctx.HeaderIsTrue(headers::kIsQuery) ||
+             ctx.HeaderIsTrue(headers::kIsQueryPlanRequest) ||
+             (ctx.Header(headers::kContentType) &&
+              ctx.Header(headers::kContentType)->starts_with("application/query+json")));
+  }
+  return true;
+}
+
+Status UnknownPath(const ResourcePath& path, const http::Request& request) {
+  return Status::NotFound("The resource path '" +
+                          request.target.substr(0, request.target.find('?')) + "' (type '" +
+                          path.resource_type + "') is not a resource this account serves.");
+}
+
+}  // namespace
+
+bool RequestContext::HeaderIsTrue(std::string_view lowercase_name) const {
+  const std::string* v = Header(lowercase_name);
+  return v != nullptr && EqualsIgnoreCase(*v, "true");
+}
+
+Service::Service(engine::Account& account, Authenticator authenticator, ServiceOptions options)
+    : account_(account), authenticator_(std::move(authenticator)), options_(std::move(options)) {}
+
+std::string Service::AdvertisedUrl(const http::Request& request) const {
+  if (!options_.advertised_url.empty()) return options_.advertised_url;
+  const std::string* host = request.FindHeader(headers::kHost);
+  return std::string(request.tls ? "https://" : "http://") + (host ? *host : "localhost:8081") +
+         "/";
+}
+
+http::Response Service::Handle(const http::Request& request) const {
+  const std::string activity_id = RandomGuid();
+  const std::string uri = request.target.substr(0, request.target.find('?'));
+  Result<ResourcePath> path = ParseResourcePath(request.target);
+  if (!path.ok()) {
+    return ErrorResponse(path.status(), activity_id, uri, 0);
+  }
+  Result<Access> access = authenticator_.Authenticate(request, *path);
+  if (!access.ok()) {
+    return ErrorResponse(access.status(), activity_id, uri, 0);
+  }
+  try {
+    HandlerResult result = Dispatch(request, *path, activity_id, *access);
+    if (result.ok()) {
+      return std::move(result).value();
+    }
+    if (result.status().code() == StatusCode::kInternal ||
+        result.status().code() == StatusCode::kIoError ||
+        result.status().code() == StatusCode::kCorruption) {
+      Log(LogLevel::kError, "activity " + activity_id + ": " + result.status().ToString());
+    }
+    return ErrorResponse(result.status(), activity_id, uri, throughput::kRejectedCharge);
+  } catch (const std::exception& e) {
+    Log(LogLevel::kError, "activity " + activity_id + ": unexpected exception: " + e.what());
+    return ErrorResponse(Status::Internal("An unexpected error occurred; activity id " +
+                                          activity_id + " is in the server log."),
+                         activity_id, uri, 0);
+  }
+}
+
+HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath& path,
+                                const std::string& activity_id, Access access) const {
+  RequestContext ctx{request, path, account_, access, activity_id, AdvertisedUrl(request)};
+  if (access == Access::kReadOnly && IsWrite(request, ctx)) {
+    return Status::Forbidden(
+        "The request was signed with the read-only key, which cannot perform writes.");
+  }
+  const auto& s = path.segments;
+  if (s.empty()) {
+    if (request.method != "GET") return Status::MethodNotAllowed("The account supports GET only.");
+    return HandleAccountRead(ctx);
+  }
+  if (s[0] == "offers") {
+    return HandleOffers(ctx);
+  }
+  if (s[0] != "dbs") {
+    return UnknownPath(path, request);
+  }
+  switch (s.size()) {
+    case 1:
+      return HandleDatabaseFeed(ctx);
+    case 2:
+      return HandleDatabase(ctx);
+    case 3:
+      return s[2] == "colls" ? HandleContainerFeed(ctx) : UnknownPath(path, request);
+    case 4:
+      return s[2] == "colls" ? HandleContainer(ctx) : UnknownPath(path, request);
+    case 5:
+      if (s[2] != "colls") return UnknownPath(path, request);
+      if (s[4] == "docs") return HandleItemFeed(ctx);
+      if (s[4] == "pkranges") return HandlePartitionKeyRanges(ctx);
+      return UnknownPath(path, request);
+    case 6:
+      if (s[2] == "colls" && s[4] == "docs") return HandleItem(ctx);
+      return UnknownPath(path, request);
+    default:
+      return UnknownPath(path, request);
+  }
+}
+
+}  // namespace orrery::api

@@ -1,0 +1,37 @@
+#pragma once
+
+// The Cosmos DB REST API over an Account: routes each request by path and verb,
+// authenticates it before any handler runs, and maps errors to responses in one
+// place. Thread-safe: Handle() runs concurrently on the server's I/O threads.
+
+#include <string>
+
+#include "api/auth.h"
+#include "api/request_context.h"
+#include "common/http_message.h"
+#include "engine/account.h"
+
+namespace orrery::api {
+
+struct ServiceOptions {
+  // The URL the account read advertises; empty = derived from each request's scheme
+  // and Host header (wire-protocol.md §2).
+  std::string advertised_url;
+};
+
+class Service {
+ public:
+  Service(engine::Account& account, Authenticator authenticator, ServiceOptions options);
+  http::Response Handle(const http::Request& request) const;
+
+ private:
+  HandlerResult Dispatch(const http::Request& request, const ResourcePath& path,
+                         const std::string& activity_id, Access access) const;
+  std::string AdvertisedUrl(const http::Request& request) const;
+
+  engine::Account& account_;
+  Authenticator authenticator_;
+  ServiceOptions options_;
+};
+
+}  // namespace orrery::api

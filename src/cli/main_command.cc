@@ -1,0 +1,50 @@
+#include "cli/main_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "cli/serve.h"
+
+namespace orrery::cli {
+
+int Main(int argc, char** argv) {
+  CLI::App app{"Orrery: a Cosmos DB (NoSQL API) compatible database server", "orrery"};
+  app.require_subcommand(1);
+  ServeOptions serve;
+  CLI::App* serve_cmd = app.add_subcommand("serve", "Serve the Cosmos DB REST API");
+  serve_cmd->add_option("--host", serve.host, "Address to listen on (default 127.0.0.1)");
+  serve_cmd->add_option("--port", serve.port, "Port (default 8081; 0 picks a free port)");
+  serve_cmd->add_option("--data-dir", serve.data_dir, "Data directory (default ./orrery-data)");
+  serve_cmd->add_flag("--in-memory", serve.in_memory, "Keep all data in memory");
+  serve_cmd->add_option("--key", serve.key,
+                        "Primary master key, base64 (default: the emulator's well-known key)");
+  serve_cmd->add_option("--secondary-key", serve.secondary_key, "Secondary master key, base64");
+  serve_cmd->add_option("--readonly-key", serve.readonly_key,
+                        "Read-only key, base64: reads and queries only");
+  serve_cmd->add_flag("--no-tls", serve.no_tls, "Serve plain HTTP instead of HTTPS");
+  serve_cmd->add_option("--tls-cert", serve.tls_cert, "TLS certificate (PEM)");
+  serve_cmd->add_option("--tls-key", serve.tls_key, "TLS private key (PEM)");
+  serve_cmd->add_option("--initial-partitions", serve.initial_partitions,
+                        "Physical partitions per new container (default: by throughput)");
+  serve_cmd->add_option("--log-level", serve.log_level, "debug|info|warn|error|off");
+  serve_cmd->add_flag("--sync-writes", serve.sync_writes,
+                      "fdatasync the write-ahead log on every write (survives power loss)");
+  serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: one per core)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "orrery: error: %s (see 'orrery serve --help')\n", e.what());
+    return 2;
+  }
+  if (serve_cmd->parsed()) {
+    return RunServe(serve);
+  }
+  return 2;
+}
+
+}  // namespace orrery::cli

@@ -1,0 +1,363 @@
+#include "engine/account.h"
+
+#include <cmath>
+#include <mutex>
+
+#include "engine/container_definition.h"
+#include "engine/etag.h"
+#include "engine/item_rules.h"
+#include "engine/resource_id.h"
+#include "json/json.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+namespace {
+
+constexpr const char* kResourceNotFound =
+    "Resource Not Found. Learn more: https://aka.ms/cosmosdb-tsg-not-found";
+constexpr const char* kResourceExists = "Resource with specified id or name already exists.";
+constexpr const char* kPreconditionFailed =
+    "Operation cannot be performed because one of the specified precondition is not met.";
+constexpr const char* kDatabaseCounter = "next-database-number";
+constexpr const char* kContainerCounter = "next-container-number";
+
+std::string ItemNumbersKey(uint32_t container_number) {
+  return storage::keys::Meta("item-numbers/" + std::to_string(container_number));
+}
+
+Status ValidateThroughput(const ThroughputRequest& t) {
+  if (t.manual && (*t.manual < 400 || *t.manual > 1000000 || *t.manual % 100 != 0)) {
+    return Status::BadRequest("The offer throughput " + std::to_string(*t.manual) +
+                              " is invalid: manual throughput must be between 400 and 1000000 "
+                              "RU/s in increments of 100.");
+  }
+  if (t.autoscale_max &&
+      (*t.autoscale_max < 1000 || *t.autoscale_max > 1000000 || *t.autoscale_max % 1000 != 0)) {
+    return Status::BadRequest("The autoscale max throughput " + std::to_string(*t.autoscale_max) +
+                              " is invalid: it must be between 1000 and 1000000 RU/s in "
+                              "increments of 1000.");
+  }
+  if (t.manual && t.autoscale_max) {
+    return Status::BadRequest("Manual and autoscale throughput cannot both be given.");
+  }
+  return Status::Ok();
+}
+
+json::Value ThroughputToJson(const ThroughputRequest& t) {
+  json::Value out = json::Value::MakeObject();
+  if (t.manual) out.Set("manual", json::Value::Int(*t.manual));
+  if (t.autoscale_max) out.Set("autoscaleMax", json::Value::Int(*t.autoscale_max));
+  return out;
+}
+
+}  // namespace
+
+Account::Account(AccountOptions options, std::unique_ptr<storage::Store> store)
+    : options_(std::move(options)), store_(std::move(store)) {}
+
+Result<std::unique_ptr<Account>> Account::Open(const AccountOptions& options) {
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<storage::Store> store,
+                          storage::Store::Open(options.store));
+  std::unique_ptr<Account> account(new Account(options, std::move(store)));
+  ORRERY_RETURN_IF_ERROR(account->Load());
+  return account;
+}
+
+Status Account::Load() {
+  Status parse_status;
+  ORRERY_RETURN_IF_ERROR(
+      store_->Scan(storage::keys::DatabasesBegin(), storage::keys::DatabasesEnd(),
+                   [&](std::string_view, std::string_view value) {
+                     Result<json::Value> record = json::Parse(value);
+                     if (!record.ok() || !record->Find("resource") || !record->Find("number")) {
+                       parse_status = Status::Corruption("unreadable database record");
+                       return false;
+                     }
+                     DatabaseEntry entry{static_cast<uint32_t>(record->Find("number")->as_double()),
+                                         *record->Find("resource")};
+                     databases_.emplace(entry.resource.Find("id")->as_string(), std::move(entry));
+                     return true;
+                   }));
+  ORRERY_RETURN_IF_ERROR(parse_status);
+
+  std::vector<ContainerSettings> loaded;
+  ORRERY_RETURN_IF_ERROR(store_->Scan(
+      std::string(1, storage::keys::kContainerSpace),
+      std::string(1, storage::keys::kContainerSpace + 1),
+      [&](std::string_view, std::string_view value) {
+        Result<json::Value> record = json::Parse(value);
+        const json::Value* resource = record.ok() ? record->Find("resource") : nullptr;
+        const json::Value* partitions = record.ok() ? record->Find("partitions") : nullptr;
+        std::optional<PartitionMap> map =
+            partitions ? PartitionMap::FromJson(*partitions) : std::nullopt;
+        Result<partition::PartitionKeyDefinition> pk =
+            resource && resource->Find("partitionKey")
+                ? partition::ParseDefinition(*resource->Find("partitionKey"))
+                : Result<partition::PartitionKeyDefinition>(Status::Corruption("no key"));
+        if (!resource || !map || !pk.ok()) {
+          parse_status = Status::Corruption("unreadable container record");
+          return false;
+        }
+        ContainerSettings s;
+        s.database_id = record->Find("databaseId")->as_string();
+        s.id = resource->Find("id")->as_string();
+        s.database_number = static_cast<uint32_t>(record->Find("databaseNumber")->as_double());
+        s.number = static_cast<uint32_t>(record->Find("number")->as_double());
+        s.rid = resource->Find("_rid")->as_string();
+        s.self = resource->Find("_self")->as_string();
+        s.partition_key = *pk;
+        s.partitions = std::move(*map);
+        s.resource = *resource;
+        loaded.push_back(std::move(s));
+        return true;
+      }));
+  ORRERY_RETURN_IF_ERROR(parse_status);
+  for (auto& settings : loaded) {
+    ContainerKey key{settings.database_id, settings.id};
+    ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container,
+                            OpenContainer(std::move(settings)));
+    containers_.emplace(std::move(key), std::move(container));
+  }
+  return Status::Ok();
+}
+
+Result<std::shared_ptr<Container>> Account::OpenContainer(
+    ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state) {
+  if (!write_state) {
+    write_state = std::make_shared<ContainerWriteState>();
+    ORRERY_ASSIGN_OR_RETURN(write_state->item_numbers,
+                            NumberAllocator::Open(*store_, ItemNumbersKey(settings.number)));
+  }
+  return std::make_shared<Container>(std::move(settings), *store_, *options_.clock,
+                                     std::move(write_state));
+}
+
+Result<uint32_t> Account::NextNumber(std::string_view counter) {
+  const std::string key = storage::keys::Meta(counter);
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_->Get(key));
+  uint32_t next = stored ? static_cast<uint32_t>(std::stoul(*stored)) : 1;
+  storage::WriteBatch batch;
+  batch.Put(key, std::to_string(next + 1));
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  return next;
+}
+
+int Account::PartitionCountFor(const ThroughputRequest& throughput) const {
+  if (options_.initial_partitions > 0) {
+    return options_.initial_partitions;
+  }
+  // ru-model.md b.4: manual ceil(RU/s / 6,000); autoscale ceil(max RU/s / 10,000).
+  if (throughput.manual) {
+    return std::max<int>(1, static_cast<int>(std::ceil(*throughput.manual / 6000.0)));
+  }
+  if (throughput.autoscale_max) {
+    return std::max<int>(1, static_cast<int>(std::ceil(*throughput.autoscale_max / 10000.0)));
+  }
+  return 1;
+}
+
+Result<json::Value> Account::CreateDatabase(json::Value body, const ThroughputRequest& throughput) {
+  ORRERY_RETURN_IF_ERROR(ValidateResourceId(body));
+  ORRERY_RETURN_IF_ERROR(ValidateThroughput(throughput));
+  const std::string id = body.Find("id")->as_string();
+  std::unique_lock lock(mutex_);
+  if (databases_.count(id) != 0) {
+    return Status::Conflict(kResourceExists);
+  }
+  ORRERY_ASSIGN_OR_RETURN(uint32_t number, NextNumber(kDatabaseCounter));
+  const std::string rid = DatabaseRid(number);
+  json::Value resource = json::Value::MakeObject({
+      {"id", json::Value::String(id)},
+      {"_rid", json::Value::String(rid)},
+      {"_self", json::Value::String("dbs/" + rid + "/")},
+      {"_etag", json::Value::String(NewEtag())},
+      {"_colls", json::Value::String("colls/")},
+      {"_users", json::Value::String("users/")},
+      {"_ts", json::Value::Int(options_.clock->NowSeconds())},
+  });
+  json::Value record = json::Value::MakeObject({
+      {"number", json::Value::Int(number)},
+      {"resource", resource},
+      {"throughput", ThroughputToJson(throughput)},
+  });
+  storage::WriteBatch batch;
+  batch.Put(storage::keys::Database(id), json::Write(record));
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  databases_.emplace(id, DatabaseEntry{number, resource});
+  return resource;
+}
+
+Result<json::Value> Account::ReadDatabase(std::string_view id) const {
+  std::shared_lock lock(mutex_);
+  auto it = databases_.find(id);
+  if (it == databases_.end()) {
+    return Status::NotFound(kResourceNotFound);
+  }
+  return it->second.resource;
+}
+
+std::vector<json::Value> Account::ListDatabases() const {
+  std::shared_lock lock(mutex_);
+  std::vector<json::Value> out;
+  for (const auto& [id, entry] : databases_) {
+    out.push_back(entry.resource);
+  }
+  return out;
+}
+
+Status Account::DeleteDatabase(std::string_view id) {
+  std::unique_lock lock(mutex_);
+  auto it = databases_.find(id);
+  if (it == databases_.end()) {
+    return Status::NotFound(kResourceNotFound);
+  }
+  storage::WriteBatch batch;
+  batch.Delete(storage::keys::Database(id));
+  batch.DeleteRange(storage::keys::ContainersBegin(id), storage::keys::ContainersEnd(id));
+  std::vector<ContainerKey> dropped;
+  for (const auto& [key, container] : containers_) {
+    if (key.first == id) {
+      container->AddDropToBatch(batch);
+      dropped.push_back(key);
+    }
+  }
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  for (const auto& key : dropped) containers_.erase(key);
+  databases_.erase(it);
+  return Status::Ok();
+}
+
+json::Value Account::ContainerRecord(const ContainerSettings& settings) {
+  return json::Value::MakeObject({
+      {"databaseId", json::Value::String(settings.database_id)},
+      {"databaseNumber", json::Value::Int(settings.database_number)},
+      {"number", json::Value::Int(settings.number)},
+      {"resource", settings.resource},
+      {"partitions", settings.partitions.ToJson()},
+  });
+}
+
+Result<json::Value> Account::CreateContainer(std::string_view database_id, json::Value body,
+                                             const ThroughputRequest& throughput) {
+  ORRERY_ASSIGN_OR_RETURN(ContainerDefinition definition,
+                          NormalizeContainerDefinition(std::move(body)));
+  ORRERY_RETURN_IF_ERROR(ValidateThroughput(throughput));
+  std::unique_lock lock(mutex_);
+  auto db = databases_.find(database_id);
+  if (db == databases_.end()) {
+    return Status::NotFound(kResourceNotFound, 1003);
+  }
+  const std::string id = definition.body.Find("id")->as_string();
+  ContainerKey key{std::string(database_id), id};
+  if (containers_.count(key) != 0) {
+    return Status::Conflict(kResourceExists);
+  }
+  ORRERY_ASSIGN_OR_RETURN(uint32_t number, NextNumber(kContainerCounter));
+  ContainerSettings settings;
+  settings.database_id = std::string(database_id);
+  settings.id = id;
+  settings.database_number = db->second.number;
+  settings.number = number;
+  settings.rid = ContainerRid(db->second.number, number);
+  settings.self = "dbs/" + DatabaseRid(db->second.number) + "/colls/" + settings.rid + "/";
+  settings.partition_key = definition.partition_key;
+  settings.partitions = PartitionMap::FromBoundaries(
+      partition::InitialBoundaries(definition.partition_key, PartitionCountFor(throughput)));
+  settings.resource = std::move(definition.body);
+  AppendContainerSystemProperties(settings.resource, settings.rid, settings.self, NewEtag(),
+                                  options_.clock->NowSeconds());
+  json::Value record = ContainerRecord(settings);
+  record.Set("throughput", ThroughputToJson(throughput));
+
+  storage::WriteBatch batch;
+  // A container number is never reused, but clear its key range in case a crashed
+  // earlier run left items under it.
+  batch.DeleteRange(storage::keys::ItemsFrom(number, ""), storage::keys::ItemsEnd(number));
+  batch.Put(storage::keys::Container(database_id, id), json::Write(record));
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  json::Value resource = settings.resource;
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container, OpenContainer(std::move(settings)));
+  containers_.emplace(std::move(key), std::move(container));
+  return resource;
+}
+
+Result<std::shared_ptr<Container>> Account::GetContainer(std::string_view database_id,
+                                                         std::string_view id) const {
+  std::shared_lock lock(mutex_);
+  auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
+  if (it == containers_.end()) {
+    return Status::NotFound(kResourceNotFound);
+  }
+  return it->second;
+}
+
+Result<std::vector<json::Value>> Account::ListContainers(std::string_view database_id) const {
+  std::shared_lock lock(mutex_);
+  if (databases_.find(database_id) == databases_.end()) {
+    return Status::NotFound(kResourceNotFound);
+  }
+  std::vector<json::Value> out;
+  for (const auto& [key, container] : containers_) {
+    if (key.first == database_id) out.push_back(container->settings().resource);
+  }
+  return out;
+}
+
+Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std::string_view id,
+                                              json::Value body,
+                                              std::optional<std::string> if_match) {
+  ORRERY_ASSIGN_OR_RETURN(ContainerDefinition definition,
+                          NormalizeContainerDefinition(std::move(body)));
+  if (definition.body.Find("id")->as_string() != id) {
+    return Status::BadRequest(
+        "The id of the container in the request body does not match the id in the URL.");
+  }
+  std::unique_lock lock(mutex_);
+  auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
+  if (it == containers_.end()) {
+    return Status::NotFound(kResourceNotFound);
+  }
+  const ContainerSettings& current = it->second->settings();
+  const json::Value* current_etag = current.resource.Find("_etag");
+  if (if_match && *if_match != "*" && current_etag->as_string() != *if_match) {
+    return Status::PreconditionFailed(kPreconditionFailed);
+  }
+  if (!(partition::DefinitionToJson(definition.partition_key) ==
+        partition::DefinitionToJson(current.partition_key))) {
+    return Status::BadRequest("The partition key of a container cannot be changed.");
+  }
+  const json::Value* old_unique = current.resource.Find("uniqueKeyPolicy");
+  const json::Value* new_unique = definition.body.Find("uniqueKeyPolicy");
+  if ((old_unique == nullptr) != (new_unique == nullptr) ||
+      (old_unique && !(*old_unique == *new_unique))) {
+    return Status::BadRequest("The unique key policy of a container cannot be changed.");
+  }
+  ContainerSettings settings = current;
+  settings.resource = std::move(definition.body);
+  AppendContainerSystemProperties(settings.resource, settings.rid, settings.self, NewEtag(),
+                                  options_.clock->NowSeconds());
+  storage::WriteBatch batch;
+  batch.Put(storage::keys::Container(database_id, id), json::Write(ContainerRecord(settings)));
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  json::Value resource = settings.resource;
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
+                          OpenContainer(std::move(settings), it->second->write_state()));
+  it->second = std::move(replaced);
+  return resource;
+}
+
+Status Account::DeleteContainer(std::string_view database_id, std::string_view id) {
+  std::unique_lock lock(mutex_);
+  auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
+  if (it == containers_.end()) {
+    return Status::NotFound(kResourceNotFound);
+  }
+  storage::WriteBatch batch;
+  batch.Delete(storage::keys::Container(database_id, id));
+  it->second->AddDropToBatch(batch);
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  containers_.erase(it);
+  return Status::Ok();
+}
+
+}  // namespace orrery::engine

@@ -1,0 +1,81 @@
+#pragma once
+
+// Account: the engine's root. Owns the store and the catalog of databases and
+// containers (kept in memory, persisted in the store), and opens containers.
+// Thread-safe.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "engine/container.h"
+#include "engine/number_allocator.h"
+#include "json/value.h"
+#include "storage/store.h"
+
+namespace orrery::engine {
+
+struct AccountOptions {
+  storage::StoreOptions store;
+  // Physical partitions for every new container; 0 = as many as the service would
+  // create for the requested throughput (ru-model.md b.4).
+  int initial_partitions = 0;
+  const Clock* clock = &Clock::System();
+};
+
+// Throughput requested with a create (x-ms-offer-throughput or autoscale settings).
+struct ThroughputRequest {
+  std::optional<int64_t> manual;
+  std::optional<int64_t> autoscale_max;
+};
+
+class Account {
+ public:
+  static Result<std::unique_ptr<Account>> Open(const AccountOptions& options);
+
+  // Databases. Bodies are the resources as returned to clients.
+  Result<json::Value> CreateDatabase(json::Value body, const ThroughputRequest& throughput);
+  Result<json::Value> ReadDatabase(std::string_view id) const;
+  std::vector<json::Value> ListDatabases() const;
+  Status DeleteDatabase(std::string_view id);
+
+  // Containers.
+  Result<json::Value> CreateContainer(std::string_view database_id, json::Value body,
+                                      const ThroughputRequest& throughput);
+  Result<std::shared_ptr<Container>> GetContainer(std::string_view database_id,
+                                                  std::string_view id) const;
+  Result<std::vector<json::Value>> ListContainers(std::string_view database_id) const;
+  Result<json::Value> ReplaceContainer(std::string_view database_id, std::string_view id,
+                                       json::Value body, std::optional<std::string> if_match);
+  Status DeleteContainer(std::string_view database_id, std::string_view id);
+
+ private:
+  struct DatabaseEntry {
+    uint32_t number = 0;
+    json::Value resource;
+  };
+  using ContainerKey = std::pair<std::string, std::string>;
+
+  Account(AccountOptions options, std::unique_ptr<storage::Store> store);
+  Status Load();
+  // Opens a container; a replaced container keeps the write state of its predecessor.
+  Result<std::shared_ptr<Container>> OpenContainer(
+      ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state = nullptr);
+  Result<uint32_t> NextNumber(std::string_view counter);
+  int PartitionCountFor(const ThroughputRequest& throughput) const;
+  static json::Value ContainerRecord(const ContainerSettings& settings);
+
+  AccountOptions options_;
+  std::unique_ptr<storage::Store> store_;
+  mutable std::shared_mutex mutex_;
+  std::map<std::string, DatabaseEntry, std::less<>> databases_;
+  std::map<ContainerKey, std::shared_ptr<Container>> containers_;
+};
+
+}  // namespace orrery::engine

@@ -1,0 +1,333 @@
+#include "engine/container.h"
+
+#include <functional>
+
+#include "common/encoding.h"
+#include "engine/etag.h"
+#include "engine/item_record.h"
+#include "engine/item_rules.h"
+#include "engine/resource_id.h"
+#include "json/json.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+namespace {
+
+constexpr const char* kPartitionKeyMismatch =
+    "PartitionKey extracted from document doesn't match the one specified in the header. "
+    "Learn more: https://aka.ms/CosmosDB/sql/errors/wrong-pk-value";
+constexpr const char* kNotFound = "Entity with the specified id does not exist in the system.";
+constexpr const char* kConflict = "Entity with the specified id already exists in the system.";
+constexpr const char* kPreconditionFailed =
+    "Operation cannot be performed because one of the specified precondition is not met.";
+constexpr const char* kInvalidContinuation = "Invalid Continuation Token";
+
+// Continuation tokens are opaque to clients. Forms (before base64):
+//   "K<n>:<key suffix>"  resume after this item key; n rows already returned (for TOP)
+//   "O<offset>"          resume a fully evaluated result at this row
+std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted) {
+  return Base64Encode("K" + std::to_string(emitted) + ":" + std::string(key_suffix));
+}
+std::string EncodeOffsetToken(size_t offset) { return Base64Encode("O" + std::to_string(offset)); }
+
+struct DecodedToken {
+  bool is_offset = false;
+  int64_t number = 0;
+  std::string key_suffix;
+};
+
+Result<DecodedToken> DecodeToken(std::string_view token) {
+  std::optional<std::string> raw = Base64Decode(token);
+  if (!raw || raw->size() < 2 || ((*raw)[0] != 'K' && (*raw)[0] != 'O')) {
+    return Status::BadRequest(kInvalidContinuation);
+  }
+  DecodedToken out;
+  out.is_offset = (*raw)[0] == 'O';
+  size_t colon = out.is_offset ? raw->size() : raw->find(':');
+  if (colon == std::string::npos) {
+    return Status::BadRequest(kInvalidContinuation);
+  }
+  std::string digits = raw->substr(1, colon - 1);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
+      digits.size() > 18) {
+    return Status::BadRequest(kInvalidContinuation);
+  }
+  out.number = std::stoll(digits);
+  if (!out.is_offset) {
+    out.key_suffix = raw->substr(colon + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+Container::Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
+                     std::shared_ptr<ContainerWriteState> write_state)
+    : settings_(std::move(settings)),
+      store_(store),
+      clock_(clock),
+      write_state_(std::move(write_state)) {}
+
+std::mutex& Container::StripeFor(std::string_view key) {
+  auto& stripes = write_state_->stripes;
+  return stripes[std::hash<std::string_view>{}(key) % stripes.size()];
+}
+
+std::string Container::KeyFor(std::string_view epk, std::string_view id) const {
+  return storage::keys::Item(settings_.number, epk, id);
+}
+
+Result<std::string> Container::EpkOf(const partition::PartitionKeyValue& key) const {
+  if (key.size() != settings_.partition_key.paths.size()) {
+    return Status::BadRequest(
+        "Partition key provided either doesn't correspond to definition in the collection or "
+        "doesn't match partition key field values specified in the document.",
+        1001);
+  }
+  return partition::EffectivePartitionKey(settings_.partition_key, key);
+}
+
+Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
+  if (request.body.size() > kMaxItemBytes) {
+    return Status::EntityTooLarge("Request size is too large");
+  }
+  ORRERY_ASSIGN_OR_RETURN(json::Value item, json::Parse(request.body));
+  ORRERY_ASSIGN_OR_RETURN(std::string id, ValidateItemId(item));
+  if (request.kind == WriteKind::kReplace && id != request.url_id) {
+    return Status::BadRequest(
+        "The id of the item in the request body does not match the id in the request URL.");
+  }
+  ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue body_key,
+                          partition::ExtractFromItem(item, settings_.partition_key));
+  if (!(body_key == request.partition_key)) {
+    return Status::BadRequest(kPartitionKeyMismatch, 1001);
+  }
+  ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(request.partition_key));
+  const std::string key = KeyFor(epk, id);
+
+  std::lock_guard lock(StripeFor(key));
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> existing, store_.Get(key));
+  std::optional<ItemRecordView> old;
+  if (existing) {
+    old = DecodeItemRecord(*existing);
+    if (!old) return Status::Corruption("stored item record is malformed");
+  }
+  switch (request.kind) {
+    case WriteKind::kCreate:
+      if (old) return Status::Conflict(kConflict);
+      break;
+    case WriteKind::kReplace:
+      if (!old) return Status::NotFound(kNotFound);
+      break;
+    case WriteKind::kUpsert:
+      break;
+  }
+  if (request.if_match && request.kind != WriteKind::kCreate &&
+      (!old || (*request.if_match != "*" && old->etag != *request.if_match))) {
+    return Status::PreconditionFailed(kPreconditionFailed);
+  }
+
+  ORRERY_ASSIGN_OR_RETURN(uint64_t number, write_state_->item_numbers->Next());
+  ItemSystemProperties props;
+  props.rid = ItemRid(settings_.database_number, settings_.number, number);
+  props.self = settings_.self + "docs/" + props.rid + "/";
+  props.etag = NewEtag();
+  props.ts = clock_.NowSeconds();
+  StripSystemProperties(item);
+  AppendSystemProperties(item, props);
+
+  ItemResult result;
+  result.json = json::Write(item);
+  result.etag = props.etag;
+  result.created = !old.has_value();
+  result.bytes = result.json.size();
+  result.pkrange_id = settings_.partitions.Owner(epk).id;
+  result.lsn = number;
+
+  storage::WriteBatch batch;
+  batch.Put(key, EncodeItemRecord(props.etag, result.json));
+  ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+  return result;
+}
+
+Result<Container::ReadResult> Container::ReadItem(
+    const partition::PartitionKeyValue& key, std::string_view id,
+    std::optional<std::string_view> if_none_match) const {
+  ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(key));
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(KeyFor(epk, id)));
+  if (!stored) {
+    return Status::NotFound(kNotFound);
+  }
+  std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
+  if (!record) return Status::Corruption("stored item record is malformed");
+  ReadResult out;
+  out.item.etag = std::string(record->etag);
+  out.item.bytes = record->json.size();
+  out.item.pkrange_id = settings_.partitions.Owner(epk).id;
+  out.item.lsn = current_lsn();
+  if (if_none_match && (*if_none_match == record->etag || *if_none_match == "*")) {
+    out.not_modified = true;
+    return out;
+  }
+  out.item.json = std::string(record->json);
+  return out;
+}
+
+Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key,
+                                         std::string_view id,
+                                         std::optional<std::string_view> if_match) {
+  ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(key));
+  const std::string storage_key = KeyFor(epk, id);
+  std::lock_guard lock(StripeFor(storage_key));
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(storage_key));
+  if (!stored) {
+    return Status::NotFound(kNotFound);
+  }
+  std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
+  if (!record) return Status::Corruption("stored item record is malformed");
+  if (if_match && *if_match != "*" && *if_match != record->etag) {
+    return Status::PreconditionFailed(kPreconditionFailed);
+  }
+  ItemResult result;
+  result.bytes = record->json.size();
+  result.pkrange_id = settings_.partitions.Owner(epk).id;
+  ORRERY_ASSIGN_OR_RETURN(result.lsn, write_state_->item_numbers->Next());
+  storage::WriteBatch batch;
+  batch.Delete(storage_key);
+  ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+  return result;
+}
+
+Status Container::ScanScope(
+    const ReadScope& scope, std::string_view resume_after,
+    const std::function<bool(std::string_view, std::string_view)>& visit) const {
+  const uint32_t n = settings_.number;
+  std::string begin, end;
+  if (scope.exact_epk) {
+    const std::string& epk = *scope.exact_epk;
+    if (epk < scope.range.min || (scope.range.max != "FF" && epk >= scope.range.max)) {
+      return Status::Ok();  // the logical partition lies outside the requested range
+    }
+    begin = storage::keys::ItemsFrom(n, *scope.exact_epk) + '\0';
+    end = storage::keys::ItemsFrom(n, *scope.exact_epk) + '\x01';
+  } else {
+    begin = storage::keys::ItemsFrom(n, scope.range.min);
+    end = scope.range.max == "FF" ? storage::keys::ItemsEnd(n)
+                                  : storage::keys::ItemsFrom(n, scope.range.max);
+  }
+  if (!resume_after.empty()) {
+    std::string resume = storage::keys::ItemsFrom(n, "") + std::string(resume_after) + '\0';
+    if (resume < begin || resume > end) {
+      return Status::BadRequest(kInvalidContinuation);
+    }
+    begin = std::move(resume);
+  }
+  const size_t prefix = storage::keys::ItemsFrom(n, "").size();
+  return store_.Scan(begin, end, [&](std::string_view key, std::string_view value) {
+    std::optional<ItemRecordView> record = DecodeItemRecord(value);
+    if (!record) return true;  // unreadable records are skipped, never served
+    return visit(key.substr(prefix), record->json);
+  });
+}
+
+Result<FeedPage> Container::ReadFeed(const ReadScope& scope, int max_items,
+                                     std::string_view continuation) const {
+  DecodedToken token;
+  if (!continuation.empty()) {
+    ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
+    if (token.is_offset) return Status::BadRequest(kInvalidContinuation);
+  }
+  FeedPage page;
+  page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);
+  std::string last_key;
+  bool more = false;
+  ORRERY_RETURN_IF_ERROR(
+      ScanScope(scope, token.key_suffix, [&](std::string_view key, std::string_view json) {
+        if (static_cast<int>(page.documents.size()) >= max_items) {
+          more = true;
+          return false;
+        }
+        page.documents.emplace_back(json);
+        page.loaded_bytes += json.size();
+        ++page.loaded_count;
+        last_key.assign(key);
+        return true;
+      }));
+  if (more) {
+    page.continuation = EncodeKeyToken(last_key, 0);
+  }
+  return page;
+}
+
+Result<FeedPage> Container::Query(const query::CompiledQuery& query, const ReadScope& scope,
+                                  int max_items, std::string_view continuation) const {
+  DecodedToken token;
+  if (!continuation.empty()) {
+    ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
+    if (token.is_offset != query.needs_full_result()) {
+      return Status::BadRequest(kInvalidContinuation);
+    }
+  }
+  FeedPage page;
+  page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);
+  std::vector<query::Row> rows;
+  Status eval_status;
+
+  if (query.needs_full_result()) {
+    ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {
+      page.loaded_bytes += json.size();
+      ++page.loaded_count;
+      Result<json::Value> doc = json::Parse(json);
+      if (!doc.ok()) return true;
+      eval_status = query.EvaluateDocument(*doc, rows);
+      return eval_status.ok();
+    }));
+    ORRERY_RETURN_IF_ERROR(eval_status);
+    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(rows)));
+    size_t start = static_cast<size_t>(token.number);
+    if (start > result.size()) return Status::BadRequest(kInvalidContinuation);
+    size_t end = std::min(result.size(), start + static_cast<size_t>(max_items));
+    for (size_t i = start; i < end; ++i) page.documents.push_back(json::Write(result[i]));
+    if (end < result.size()) page.continuation = EncodeOffsetToken(end);
+    return page;
+  }
+
+  const std::optional<int64_t> top = query.top();
+  int64_t emitted = token.number;
+  std::string last_key;
+  bool more = false;
+  ORRERY_RETURN_IF_ERROR(
+      ScanScope(scope, token.key_suffix, [&](std::string_view key, std::string_view json) {
+        if (top && emitted >= *top) return false;
+        if (static_cast<int>(page.documents.size()) >= max_items) {
+          more = true;
+          return false;
+        }
+        page.loaded_bytes += json.size();
+        ++page.loaded_count;
+        Result<json::Value> doc = json::Parse(json);
+        if (!doc.ok()) return true;
+        rows.clear();
+        eval_status = query.EvaluateDocument(*doc, rows);
+        if (!eval_status.ok()) return false;
+        for (auto& row : rows) {
+          if (top && emitted >= *top) break;
+          page.documents.push_back(json::Write(row.value));
+          ++emitted;
+        }
+        last_key.assign(key);
+        return true;
+      }));
+  ORRERY_RETURN_IF_ERROR(eval_status);
+  if (more && !(top && emitted >= *top)) {
+    page.continuation = EncodeKeyToken(last_key, emitted);
+  }
+  return page;
+}
+
+void Container::AddDropToBatch(storage::WriteBatch& batch) const {
+  batch.DeleteRange(storage::keys::ItemsFrom(settings_.number, ""),
+                    storage::keys::ItemsEnd(settings_.number));
+}
+
+}  // namespace orrery::engine

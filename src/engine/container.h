@@ -1,0 +1,127 @@
+#pragma once
+
+// A container: its settings (immutable snapshot), its physical partitions and the
+// item operations on them. Thread-safe: item operations run concurrently; writes to
+// one item are serialized by a striped lock.
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "engine/number_allocator.h"
+#include "engine/partition/partition_key.h"
+#include "engine/partition_map.h"
+#include "json/value.h"
+#include "query/query.h"
+#include "storage/store.h"
+
+namespace orrery::engine {
+
+struct ContainerSettings {
+  std::string database_id;
+  std::string id;
+  uint32_t database_number = 0;
+  uint32_t number = 0;  // account-wide, never reused; the key prefix of its items
+  std::string rid;
+  std::string self;  // "dbs/<dbrid>/colls/<rid>/"
+  partition::PartitionKeyDefinition partition_key;
+  PartitionMap partitions;
+  json::Value resource;  // the body returned to clients
+};
+
+enum class WriteKind { kCreate, kReplace, kUpsert };
+
+struct ItemWriteRequest {
+  WriteKind kind = WriteKind::kCreate;
+  partition::PartitionKeyValue partition_key;  // from the header
+  std::string_view url_id;                     // replace only
+  std::string_view body;
+  std::optional<std::string> if_match;
+};
+
+struct ItemResult {
+  std::string json;  // the item as returned
+  std::string etag;
+  bool created = false;
+  size_t bytes = 0;        // size that the charge is computed from
+  std::string pkrange_id;  // owner partition, for session tokens
+  uint64_t lsn = 0;
+};
+
+// What a feed or query reads: an EPK range of the container, optionally one logical
+// partition.
+struct ReadScope {
+  EpkRange range;
+  std::optional<std::string> exact_epk;  // a full partition key
+};
+
+struct FeedPage {
+  std::vector<std::string> documents;  // JSON texts
+  std::optional<std::string> continuation;
+  size_t loaded_bytes = 0;
+  size_t loaded_count = 0;
+  int partitions_touched = 1;
+};
+
+// What survives a settings change (container replace): the item number allocator
+// and the per-item write locks, shared by the old and the new Container object.
+struct ContainerWriteState {
+  std::unique_ptr<NumberAllocator> item_numbers;
+  std::array<std::mutex, 64> stripes;
+};
+
+class Container {
+ public:
+  Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
+            std::shared_ptr<ContainerWriteState> write_state);
+
+  const ContainerSettings& settings() const { return settings_; }
+  uint64_t current_lsn() const { return write_state_->item_numbers->last(); }
+  const std::shared_ptr<ContainerWriteState>& write_state() const { return write_state_; }
+
+  Result<ItemResult> WriteItem(const ItemWriteRequest& request);
+  // Errors: NotFound; with if_none_match equal to the current etag, ok with
+  // not_modified set.
+  struct ReadResult {
+    ItemResult item;
+    bool not_modified = false;
+  };
+  Result<ReadResult> ReadItem(const partition::PartitionKeyValue& key, std::string_view id,
+                              std::optional<std::string_view> if_none_match) const;
+  Result<ItemResult> DeleteItem(const partition::PartitionKeyValue& key, std::string_view id,
+                                std::optional<std::string_view> if_match);
+
+  // Items of the scope in EPK order, resuming after `continuation`.
+  Result<FeedPage> ReadFeed(const ReadScope& scope, int max_items,
+                            std::string_view continuation) const;
+  Result<FeedPage> Query(const query::CompiledQuery& query, const ReadScope& scope, int max_items,
+                         std::string_view continuation) const;
+
+  // The scope of a whole container, or of one physical partition.
+  ReadScope FullScope() const { return ReadScope{}; }
+
+  // Removes the container's items (part of deleting the container).
+  void AddDropToBatch(storage::WriteBatch& batch) const;
+
+ private:
+  std::mutex& StripeFor(std::string_view key);
+  std::string KeyFor(std::string_view epk, std::string_view id) const;
+  Result<std::string> EpkOf(const partition::PartitionKeyValue& key) const;
+  Status ScanScope(
+      const ReadScope& scope, std::string_view resume_after,
+      const std::function<bool(std::string_view key, std::string_view json)>& visit) const;
+
+  ContainerSettings settings_;
+  storage::Store& store_;
+  const Clock& clock_;
+  std::shared_ptr<ContainerWriteState> write_state_;
+};
+
+}  // namespace orrery::engine

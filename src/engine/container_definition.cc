@@ -1,0 +1,150 @@
+#include "engine/container_definition.h"
+
+#include "common/encoding.h"
+#include "engine/item_rules.h"
+
+namespace orrery::engine {
+namespace {
+
+json::Value DefaultIndexingPolicy() {
+  using json::Value;
+  return Value::MakeObject({
+      {"indexingMode", Value::String("consistent")},
+      {"automatic", Value::Bool(true)},
+      {"includedPaths", Value::MakeArray({Value::MakeObject({{"path", Value::String("/*")}})})},
+      {"excludedPaths",
+       Value::MakeArray({Value::MakeObject({{"path", Value::String("/\"_etag\"/?")}})})},
+  });
+}
+
+Result<json::Value> NormalizeIndexingPolicy(const json::Value* given) {
+  if (given == nullptr || given->is_null()) {
+    return DefaultIndexingPolicy();
+  }
+  if (!given->is_object()) {
+    return Status::BadRequest("The indexing policy must be a JSON object.");
+  }
+  json::Value policy = *given;
+  const json::Value* mode = policy.Find("indexingMode");
+  std::string mode_text = "consistent";
+  if (mode != nullptr) {
+    if (!mode->is_string()) {
+      return Status::BadRequest("The indexingMode of the indexing policy must be a string.");
+    }
+    mode_text = LowerAscii(mode->as_string());
+    if (mode_text != "consistent" && mode_text != "lazy" && mode_text != "none") {
+      return Status::BadRequest("Invalid indexingMode '" + mode->as_string() +
+                                "': expected 'consistent', 'lazy' or 'none'.");
+    }
+  }
+  policy.Set("indexingMode", json::Value::String(mode_text));
+  if (policy.Find("automatic") == nullptr) {
+    policy.Set("automatic", json::Value::Bool(mode_text != "none"));
+  }
+  if (mode_text != "none") {
+    if (policy.Find("includedPaths") == nullptr) {
+      policy.Set("includedPaths", *DefaultIndexingPolicy().Find("includedPaths"));
+    }
+    if (policy.Find("excludedPaths") == nullptr) {
+      policy.Set("excludedPaths", *DefaultIndexingPolicy().Find("excludedPaths"));
+    }
+  }
+  for (const char* member : {"includedPaths", "excludedPaths", "compositeIndexes"}) {
+    const json::Value* list = policy.Find(member);
+    if (list != nullptr && !list->is_array()) {
+      return Status::BadRequest(std::string("The indexing policy's ") + member +
+                                " must be an array.");
+    }
+  }
+  return policy;
+}
+
+Status ValidateDefaultTtl(const json::Value* ttl) {
+  if (ttl == nullptr || ttl->is_null()) {
+    return Status::Ok();
+  }
+  if (!ttl->is_integer() || ttl->as_int() == 0 || ttl->as_int() < -1 ||
+      ttl->as_int() > 2147483647) {
+    return Status::BadRequest(
+        "The value of defaultTtl is invalid: it must be -1 (never expire by default) or a "
+        "positive number of seconds up to 2147483647.");
+  }
+  return Status::Ok();
+}
+
+Status ValidateUniqueKeyPolicy(const json::Value* policy) {
+  if (policy == nullptr) return Status::Ok();
+  const json::Value* keys = policy->Find("uniqueKeys");
+  if (!policy->is_object() || (keys != nullptr && !keys->is_array())) {
+    return Status::BadRequest("The uniqueKeyPolicy must be an object with a uniqueKeys array.");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
+  ORRERY_RETURN_IF_ERROR(ValidateResourceId(body));
+  const json::Value* pk = body.Find("partitionKey");
+  if (pk == nullptr || pk->is_null()) {
+    // The SDKs always send a partition key; the service refuses new containers without.
+    return Status::BadRequest(
+        "The partition key definition is missing: a container needs a partitionKey with "
+        "1 to 3 paths.");
+  }
+  ContainerDefinition out;
+  ORRERY_ASSIGN_OR_RETURN(out.partition_key, partition::ParseDefinition(*pk));
+  ORRERY_ASSIGN_OR_RETURN(json::Value indexing,
+                          NormalizeIndexingPolicy(body.Find("indexingPolicy")));
+  ORRERY_RETURN_IF_ERROR(ValidateDefaultTtl(body.Find("defaultTtl")));
+  ORRERY_RETURN_IF_ERROR(ValidateUniqueKeyPolicy(body.Find("uniqueKeyPolicy")));
+
+  StripSystemProperties(body);
+  for (const char* name : {"_docs", "_sprocs", "_triggers", "_udfs", "_conflicts"}) {
+    body.Remove(name);
+  }
+  json::Value normalized = json::Value::MakeObject();
+  normalized.Set("id", *body.Find("id"));
+  normalized.Set("indexingPolicy", std::move(indexing));
+  normalized.Set("partitionKey", partition::DefinitionToJson(out.partition_key));
+  if (const json::Value* unique = body.Find("uniqueKeyPolicy")) {
+    normalized.Set("uniqueKeyPolicy", *unique);
+  }
+  json::Value conflict = json::Value::MakeObject({
+      {"mode", json::Value::String("LastWriterWins")},
+      {"conflictResolutionPath", json::Value::String("/_ts")},
+      {"conflictResolutionProcedure", json::Value::String("")},
+  });
+  if (const json::Value* given = body.Find("conflictResolutionPolicy");
+      given && given->is_object()) {
+    conflict = *given;
+  }
+  normalized.Set("conflictResolutionPolicy", std::move(conflict));
+  json::Value geo = json::Value::MakeObject({{"type", json::Value::String("Geography")}});
+  if (const json::Value* given = body.Find("geospatialConfig"); given && given->is_object()) {
+    geo = *given;
+  }
+  normalized.Set("geospatialConfig", std::move(geo));
+  for (const auto& [name, value] : body.as_object()) {
+    if (normalized.Find(name) == nullptr && !value.is_null()) {
+      normalized.Set(name, value);
+    }
+  }
+  out.body = std::move(normalized);
+  return out;
+}
+
+void AppendContainerSystemProperties(json::Value& body, const std::string& rid,
+                                     const std::string& self, const std::string& etag, int64_t ts) {
+  body.Set("_rid", json::Value::String(rid));
+  body.Set("_ts", json::Value::Int(ts));
+  body.Set("_self", json::Value::String(self));
+  body.Set("_etag", json::Value::String(etag));
+  body.Set("_docs", json::Value::String("docs/"));
+  body.Set("_sprocs", json::Value::String("sprocs/"));
+  body.Set("_triggers", json::Value::String("triggers/"));
+  body.Set("_udfs", json::Value::String("udfs/"));
+  body.Set("_conflicts", json::Value::String("conflicts/"));
+}
+
+}  // namespace orrery::engine

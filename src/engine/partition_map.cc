@@ -1,0 +1,112 @@
+#include "engine/partition_map.h"
+
+#include <algorithm>
+
+namespace orrery::engine {
+namespace {
+
+// "FF" is the open end of the key space: larger than every EPK.
+bool LessBound(std::string_view a, std::string_view b) {
+  if (a == "FF") return false;
+  if (b == "FF") return true;
+  return a < b;
+}
+
+}  // namespace
+
+EpkRange Intersect(const EpkRange& a, const EpkRange& b) {
+  EpkRange out;
+  out.min = std::max(a.min, b.min);
+  out.max = LessBound(a.max, b.max) ? a.max : b.max;
+  return out;
+}
+
+PartitionMap::PartitionMap(std::vector<PhysicalPartition> partitions)
+    : partitions_(std::move(partitions)) {
+  std::sort(partitions_.begin(), partitions_.end(),
+            [](const PhysicalPartition& a, const PhysicalPartition& b) {
+              return a.min_inclusive < b.min_inclusive;
+            });
+}
+
+PartitionMap PartitionMap::FromBoundaries(const std::vector<std::string>& boundaries) {
+  std::vector<PhysicalPartition> partitions;
+  for (size_t i = 0; i + 1 < boundaries.size(); ++i) {
+    PhysicalPartition p;
+    p.number = static_cast<uint32_t>(i);
+    p.id = std::to_string(i);
+    p.min_inclusive = boundaries[i];
+    p.max_exclusive = boundaries[i + 1];
+    partitions.push_back(std::move(p));
+  }
+  return PartitionMap(std::move(partitions));
+}
+
+const PhysicalPartition& PartitionMap::Owner(std::string_view epk) const {
+  // The last partition whose min is <= epk.
+  auto it = std::upper_bound(
+      partitions_.begin(), partitions_.end(), epk,
+      [](std::string_view key, const PhysicalPartition& p) { return key < p.min_inclusive; });
+  return *(it == partitions_.begin() ? it : it - 1);
+}
+
+const PhysicalPartition* PartitionMap::FindById(std::string_view id) const {
+  for (const auto& p : partitions_) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+int PartitionMap::CountOverlapping(const EpkRange& range) const {
+  int n = 0;
+  for (const auto& p : partitions_) {
+    EpkRange r = Intersect(range, EpkRange{p.min_inclusive, p.max_exclusive});
+    if (!r.empty()) ++n;
+  }
+  return n;
+}
+
+json::Value PartitionMap::ToJson() const {
+  json::Array array;
+  for (const auto& p : partitions_) {
+    json::Array parents;
+    for (const auto& parent : p.parents) parents.push_back(json::Value::String(parent));
+    array.push_back(json::Value::MakeObject({
+        {"id", json::Value::String(p.id)},
+        {"number", json::Value::Int(p.number)},
+        {"min", json::Value::String(p.min_inclusive)},
+        {"max", json::Value::String(p.max_exclusive)},
+        {"parents", json::Value::MakeArray(std::move(parents))},
+    }));
+  }
+  return json::Value::MakeArray(std::move(array));
+}
+
+std::optional<PartitionMap> PartitionMap::FromJson(const json::Value& value) {
+  if (!value.is_array()) return std::nullopt;
+  std::vector<PhysicalPartition> partitions;
+  for (const auto& entry : value.as_array()) {
+    const json::Value* id = entry.Find("id");
+    const json::Value* number = entry.Find("number");
+    const json::Value* min = entry.Find("min");
+    const json::Value* max = entry.Find("max");
+    if (!id || !number || !min || !max || !id->is_string() || !number->is_number() ||
+        !min->is_string() || !max->is_string()) {
+      return std::nullopt;
+    }
+    PhysicalPartition p;
+    p.id = id->as_string();
+    p.number = static_cast<uint32_t>(number->as_double());
+    p.min_inclusive = min->as_string();
+    p.max_exclusive = max->as_string();
+    if (const json::Value* parents = entry.Find("parents"); parents && parents->is_array()) {
+      for (const auto& parent : parents->as_array()) {
+        if (parent.is_string()) p.parents.push_back(parent.as_string());
+      }
+    }
+    partitions.push_back(std::move(p));
+  }
+  return PartitionMap(std::move(partitions));
+}
+
+}  // namespace orrery::engine

@@ -1,0 +1,36 @@
+#pragma once
+
+// The request-unit cost model: one deterministic function per kind of operation,
+// calibrated to the reference charges in shared/docs/ru-model.md (a.2, a.3).
+// Point operations (this file's scope so far):
+//   read    R(s)  = max(1, 1 + 9 (s_KB - 1) / 99)        1 KB -> 1, 100 KB -> 10
+//   create  W(s)  = 5 + 45 (s_KB - 1) / 99 + indexing     1 KB default policy -> 5.71
+//   replace       = 2 x create - 0.75                      1 KB -> 10.67 (planner row 9)
+//   delete        = create                                 1 KB -> 5.71
+// where s_KB is the stored item size in KiB, at least 1, and "indexing" is the
+// default-policy surcharge of 0.71 RU per KB-equivalent of indexed content (rows 4, 9).
+
+#include <cstddef>
+
+namespace orrery::throughput {
+
+double PointReadCharge(size_t item_bytes);
+double CreateCharge(size_t item_bytes, bool indexed = true);
+double ReplaceCharge(size_t item_bytes, bool indexed = true);
+double DeleteCharge(size_t item_bytes, bool indexed = true);
+
+// Metadata operations (databases, containers, pkranges, account): the service charges
+// small fixed amounts that do not depend on size.
+inline constexpr double kMetadataReadCharge = 1.0;
+inline constexpr double kMetadataWriteCharge = 1.0;
+// A request rejected before it did any work (validation, precondition, auth).
+inline constexpr double kRejectedCharge = 1.0;
+// Query base charge for one partition (ru-model.md a.2 row 13).
+inline constexpr double kQueryBaseCharge = 2.3;
+inline constexpr double kQueryPerExtraPartitionCharge = 2.5;
+inline constexpr double kQueryPerLoadedKbCharge = 0.3 / 0.55;
+
+// Rounds to two decimals as the service reports charges.
+double RoundCharge(double charge);
+
+}  // namespace orrery::throughput

@@ -1,0 +1,33 @@
+#pragma once
+
+// The one place src/http/ includes Boost.Asio, Boost.Beast and Asio's OpenSSL layer,
+// with the short aliases the module uses. Internal to src/http/: no header outside
+// this folder may include it, so the third-party types stop at the module's edge.
+
+// Boost 1.74 Asio under GCC 12 in C++20 uses std::exchange and friends without
+// including <utility> itself; it must come first.
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
+#include <utility>
+
+namespace orrery::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace ssl = boost::asio::ssl;
+using tcp = boost::asio::ip::tcp;
+using error_code = boost::system::error_code;
+
+}  // namespace orrery::http

@@ -1,0 +1,200 @@
+#include "http/server.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <csignal>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "common/log.h"
+#include "http/beast.h"
+#include "http/listener.h"
+#include "http/session.h"
+#include "http/tls_context.h"
+
+namespace orrery::http {
+
+namespace {
+
+// The Server behind the interface: one io_context run by `threads` I/O threads, one
+// Listener, and the TLS context and session config every session refers to.
+// Thread-safe: Stop() and WaitForSignal() may be called from any thread.
+class ServerImpl final : public Server {
+ public:
+  ServerImpl(ServerOptions options, Handler handler);
+  ~ServerImpl() override { Stop(); }
+
+  // Resolves the address, prepares TLS, listens, then starts the I/O threads.
+  Status Init();
+
+  uint16_t port() const override { return port_; }
+  void Stop() override;
+  void WaitForSignal() override;
+
+ private:
+  int ThreadCount() const;
+  Result<tcp::endpoint> ResolveEndpoint();
+  void RunIoThread();
+
+  const ServerOptions options_;
+  SessionConfig config_;
+  // Declared before io_context_: sessions refer to it until the io_context is gone.
+  std::unique_ptr<ssl::context> tls_context_;
+  std::unique_ptr<asio::io_context> io_context_;
+  std::shared_ptr<Listener> listener_;
+  std::vector<std::thread> threads_;
+  uint16_t port_ = 0;
+
+  // Serializes Stop() calls, so a second one returns only once the first is done.
+  std::mutex stop_mutex_;
+  std::mutex mutex_;
+  std::condition_variable state_changed_;
+  bool stopped_ = false;                     // guarded by mutex_
+  bool signaled_ = false;                    // guarded by mutex_
+  std::optional<asio::signal_set> signals_;  // guarded by mutex_
+};
+
+ServerImpl::ServerImpl(ServerOptions options, Handler handler)
+    : options_(std::move(options)),
+      config_{.handler = std::move(handler),
+              .max_header_bytes = options_.max_header_bytes,
+              .max_body_bytes = options_.max_body_bytes,
+              .idle_timeout = options_.idle_timeout,
+              .request_timeout = options_.request_timeout},
+      io_context_(std::make_unique<asio::io_context>(ThreadCount())) {}
+
+int ServerImpl::ThreadCount() const {
+  if (options_.threads > 0) {
+    return options_.threads;
+  }
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// A literal address is used as is; a name is resolved, preferring IPv4 because the
+// SDKs' default endpoint, https://localhost:8081, is commonly tried as 127.0.0.1.
+Result<tcp::endpoint> ServerImpl::ResolveEndpoint() {
+  error_code ec;
+  const asio::ip::address address = asio::ip::make_address(options_.host, ec);
+  if (!ec) {
+    return tcp::endpoint(address, options_.port);
+  }
+  tcp::resolver resolver(*io_context_);
+  const auto results =
+      resolver.resolve(options_.host, std::to_string(options_.port), tcp::resolver::passive, ec);
+  if (ec || results.empty()) {
+    return Status::IoError("cannot listen on " + options_.host + ":" +
+                           std::to_string(options_.port) + ": " +
+                           (ec ? ec.message() : std::string("host not found")));
+  }
+  for (const auto& entry : results) {
+    if (entry.endpoint().address().is_v4()) {
+      return entry.endpoint();
+    }
+  }
+  return results.begin()->endpoint();
+}
+
+Status ServerImpl::Init() {
+  ORRERY_ASSIGN_OR_RETURN(const tcp::endpoint endpoint, ResolveEndpoint());
+  if (options_.tls) {
+    ORRERY_ASSIGN_OR_RETURN(tls_context_, MakeTlsContext(options_));
+  }
+  ORRERY_ASSIGN_OR_RETURN(listener_,
+                          Listener::Open(*io_context_, endpoint, tls_context_.get(), config_));
+  port_ = listener_->port();
+  listener_->Start();
+  const int thread_count = ThreadCount();
+  threads_.reserve(static_cast<size_t>(thread_count));
+  for (int i = 0; i < thread_count; ++i) {
+    threads_.emplace_back([this] { RunIoThread(); });
+  }
+  return Status::Ok();
+}
+
+// Handlers never let exceptions out, but Beast or Asio may (std::bad_alloc); losing
+// an I/O thread silently would slowly stall the server, so it reports and goes on.
+void ServerImpl::RunIoThread() {
+  for (;;) {
+    try {
+      io_context_->run();
+      return;
+    } catch (const std::exception& e) {
+      Log(LogLevel::kError, std::string("unexpected exception on an HTTP I/O thread: ") + e.what());
+    }
+  }
+}
+
+void ServerImpl::Stop() {
+  const std::lock_guard stop_lock(stop_mutex_);
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopped_) {
+      return;
+    }
+    stopped_ = true;
+  }
+  state_changed_.notify_all();
+  // Stopping the io_context rather than closing each socket: no handler runs after
+  // stop(), so there is no session registry to keep and nothing to wait for.
+  io_context_->stop();
+  for (std::thread& thread : threads_) {
+    thread.join();
+  }
+  threads_.clear();
+  {
+    const std::lock_guard lock(mutex_);
+    signals_.reset();
+  }
+  listener_.reset();
+  // Destroying the io_context destroys the pending handlers, and with them the last
+  // references to the listener and every session: the acceptor and all connections
+  // close here.
+  io_context_.reset();
+}
+
+void ServerImpl::WaitForSignal() {
+  std::unique_lock lock(mutex_);
+  if (stopped_) {
+    return;
+  }
+  // Installed here rather than in Start(), so that a process that never waits (a
+  // test) keeps the default SIGINT behaviour.
+  if (!signals_) {
+    signals_.emplace(*io_context_, SIGINT, SIGTERM);
+    signals_->async_wait([this](error_code ec, int /*signal*/) {
+      if (ec) {
+        return;
+      }
+      {
+        const std::lock_guard handler_lock(mutex_);
+        signaled_ = true;
+      }
+      state_changed_.notify_all();
+    });
+  }
+  state_changed_.wait(lock, [this] { return signaled_ || stopped_; });
+  if (signals_) {
+    // Restores the default dispositions: a second Ctrl-C during a slow shutdown kills
+    // the process, as users expect.
+    error_code ignored;
+    signals_->clear(ignored);
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Server>> Server::Start(ServerOptions options, Handler handler) {
+  // Asio reports a few resource failures (creating an epoll or a socket) by throwing;
+  // no exception may cross this header.
+  try {
+    auto server = std::make_unique<ServerImpl>(std::move(options), std::move(handler));
+    ORRERY_RETURN_IF_ERROR(server->Init());
+    return std::unique_ptr<Server>(std::move(server));
+  } catch (const std::exception& e) {
+    return Status::IoError(std::string("cannot start the HTTP server: ") + e.what());
+  }
+}
+
+}  // namespace orrery::http

@@ -1,0 +1,352 @@
+#include "http/session.h"
+
+#include <algorithm>
+#include <array>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/core/string.hpp>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+#include "http/error_response.h"
+#include "http/response_head.h"
+
+namespace orrery::http {
+
+namespace {
+
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+// The first read of a request: large enough for a typical SDK request in one go.
+constexpr size_t kReadChunkBytes = 8 * 1024;
+// A session hands the previous request's body buffer back to the parser to avoid an
+// allocation per request, but does not keep a multi-megabyte one for an idle client.
+constexpr size_t kMaxRetainedBodyCapacity = 64 * 1024;
+// How long a connection closed after an error keeps reading (and discarding) what
+// the client still sends. Closing a socket with unread data makes the kernel send
+// RST, and a client still writing a large body would then lose our 413 before it
+// reads it.
+constexpr std::chrono::seconds kLingerTimeout{2};
+constexpr std::string_view kContinueResponse = "HTTP/1.1 100 Continue\r\n\r\n";
+
+void AssignLowercase(beast::string_view text, std::string& out) {
+  out.assign(text.data(), text.size());
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+}
+
+void AssignUppercase(beast::string_view text, std::string& out) {
+  out.assign(text.data(), text.size());
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') {
+      c = static_cast<char>(c - 'a' + 'A');
+    }
+  }
+}
+
+// A syntax error in the request, as opposed to the client going away mid-request.
+bool IsMalformedRequest(const error_code& ec) {
+  return ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category() &&
+         ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message &&
+         ec != bhttp::error::short_read;
+}
+
+// Invokes the Handler. An exception must not unwind into Asio (it would end the
+// I/O thread), so it becomes a 500 for this request alone.
+Response CallHandler(const Handler& handler, const Request& request) {
+  try {
+    Response response = handler(request);
+    // 1xx from a Handler would be taken as interim and leave the client waiting.
+    if (response.status < 200 || response.status > 999) {
+      return MakeErrorResponse(500, "The server produced an invalid status code.");
+    }
+    return response;
+  } catch (const std::exception&) {
+    return MakeErrorResponse(500, "The server failed to process the request.");
+  } catch (...) {
+    return MakeErrorResponse(500, "The server failed to process the request.");
+  }
+}
+
+template <typename Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+ public:
+  static constexpr bool kIsTls = std::is_same_v<Stream, TlsStream>;
+
+  template <typename... StreamArgs>
+  explicit Session(const SessionConfig& config, StreamArgs&&... stream_args)
+      : stream_(std::forward<StreamArgs>(stream_args)...), config_(config) {}
+
+  // The socket's executor is this session's strand; dispatching there first makes
+  // every handler, including the first, run on it.
+  void Start() {
+    asio::dispatch(stream_.get_executor(),
+                   beast::bind_front_handler(&Session::Begin, this->shared_from_this()));
+  }
+
+ private:
+  beast::tcp_stream& Lowest() { return beast::get_lowest_layer(stream_); }
+
+  void Begin() {
+    if constexpr (kIsTls) {
+      Lowest().expires_after(config_.request_timeout);
+      stream_.async_handshake(
+          ssl::stream_base::server,
+          beast::bind_front_handler(&Session::OnHandshake, this->shared_from_this()));
+    } else {
+      WaitForRequest();
+    }
+  }
+
+  void OnHandshake(error_code ec) {
+    if (ec) {
+      return;  // not a TLS client, or it gave up: nothing to answer
+    }
+    WaitForRequest();
+  }
+
+  // Waiting for the first byte of a request runs under the idle timeout; from that
+  // byte on, the request timeout applies, so a client that trickles a request in
+  // (slow loris) cannot hold the connection for idle_timeout per byte.
+  void WaitForRequest() {
+    if (buffer_.size() > 0) {
+      ReadHeader();  // a pipelined request is already here
+      return;
+    }
+    Lowest().expires_after(config_.idle_timeout);
+    stream_.async_read_some(
+        buffer_.prepare(kReadChunkBytes),
+        beast::bind_front_handler(&Session::OnFirstBytes, this->shared_from_this()));
+  }
+
+  void OnFirstBytes(error_code ec, size_t bytes) {
+    if (ec) {
+      return;  // idle timeout, the client closed, or the server is stopping
+    }
+    buffer_.commit(bytes);
+    ReadHeader();
+  }
+
+  void PrepareParser() {
+    std::string body = std::move(request_.body);
+    body.clear();
+    if (body.capacity() > kMaxRetainedBodyCapacity) {
+      body = std::string();
+    }
+    parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(body)));
+    parser_->header_limit(static_cast<uint32_t>(
+        std::min<size_t>(config_.max_header_bytes, std::numeric_limits<uint32_t>::max())));
+    parser_->body_limit(config_.max_body_bytes);
+  }
+
+  void ReadHeader() {
+    PrepareParser();
+    Lowest().expires_after(config_.request_timeout);
+    bhttp::async_read_header(
+        stream_, buffer_, *parser_,
+        beast::bind_front_handler(&Session::OnHeader, this->shared_from_this()));
+  }
+
+  void OnHeader(error_code ec, size_t /*bytes*/) {
+    if (ec) {
+      OnReadError(ec);
+      return;
+    }
+    if (parser_->is_done()) {
+      ServeRequest();
+      return;
+    }
+    if (AsksToContinue()) {
+      // curl and some HTTP libraries send "Expect: 100-continue" before a large body
+      // and wait (about a second) for this interim response before sending it.
+      asio::async_write(
+          stream_, asio::buffer(kContinueResponse.data(), kContinueResponse.size()),
+          beast::bind_front_handler(&Session::OnContinueWritten, this->shared_from_this()));
+      return;
+    }
+    ReadBody();
+  }
+
+  bool AsksToContinue() {
+    const auto& fields = parser_->get();
+    const auto it = fields.find(bhttp::field::expect);
+    return it != fields.end() && beast::iequals(it->value(), "100-continue");
+  }
+
+  void OnContinueWritten(error_code ec, size_t /*bytes*/) {
+    if (ec) {
+      return;
+    }
+    ReadBody();
+  }
+
+  void ReadBody() {
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      beast::bind_front_handler(&Session::OnBody, this->shared_from_this()));
+  }
+
+  void OnBody(error_code ec, size_t /*bytes*/) {
+    if (ec) {
+      OnReadError(ec);
+      return;
+    }
+    ServeRequest();
+  }
+
+  // Limits and syntax errors get an answer; a client that vanished, a timeout or a
+  // stopping server just end the session.
+  void OnReadError(const error_code& ec) {
+    if (ec == bhttp::error::header_limit) {
+      Fail(431, "Request headers are larger than the limit of " +
+                    std::to_string(config_.max_header_bytes) + " bytes.");
+    } else if (ec == bhttp::error::body_limit) {
+      Fail(413, "Request body is larger than the limit of " +
+                    std::to_string(config_.max_body_bytes) + " bytes.");
+    } else if (IsMalformedRequest(ec)) {
+      Fail(400, "Malformed HTTP request: " + ec.message() + ".");
+    }
+  }
+
+  // Answers with an error and closes: after a failed parse the position of the next
+  // request in the byte stream is unknown.
+  void Fail(int status, const std::string& message) {
+    response_ = MakeErrorResponse(status, message);
+    close_after_write_ = true;
+    drain_on_close_ = true;
+    omit_body_ = false;
+    Write(ConnectionHeader::kClose);
+  }
+
+  void FillRequest() {
+    auto& message = parser_->get();
+    AssignUppercase(message.method_string(), request_.method);
+    request_.target.assign(message.target().data(), message.target().size());
+    // Reusing the Header strings keeps their capacity: no allocation per header once
+    // a connection has seen a request of similar shape.
+    size_t count = 0;
+    for (const auto& field : message) {
+      if (count == request_.headers.size()) {
+        request_.headers.emplace_back();
+      }
+      Header& header = request_.headers[count++];
+      AssignLowercase(field.name_string(), header.name);
+      header.value.assign(field.value().data(), field.value().size());
+    }
+    request_.headers.resize(count);
+    request_.body = std::move(message.body());
+    request_.tls = kIsTls;
+  }
+
+  void ServeRequest() {
+    FillRequest();
+    const auto& message = parser_->get();
+    bool keep_alive = message.keep_alive();
+    const bool http10 = message.version() < 11;
+    response_ = CallHandler(config_.handler, request_);
+    if (ResponseAsksToClose(response_)) {
+      keep_alive = false;
+    }
+    close_after_write_ = !keep_alive;
+    drain_on_close_ = false;
+    // A response to HEAD announces the length of the body it does not carry.
+    omit_body_ = request_.method == "HEAD";
+    if (!keep_alive) {
+      Write(ConnectionHeader::kClose);
+    } else {
+      Write(http10 ? ConnectionHeader::kKeepAlive : ConnectionHeader::kNone);
+    }
+  }
+
+  // Head and body go out in one gather write (one TLS record batch): no copy of the
+  // body, and no small separate segment for Nagle or delayed ACKs to hold back.
+  void Write(ConnectionHeader connection) {
+    FormatResponseHead(response_, connection, head_);
+    const std::array<asio::const_buffer, 2> buffers = {
+        asio::buffer(head_), StatusAllowsBody(response_.status) && !omit_body_
+                                 ? asio::buffer(response_.body)
+                                 : asio::const_buffer()};
+    // A client that stops reading its responses is cut off like a slow sender.
+    Lowest().expires_after(config_.request_timeout);
+    asio::async_write(stream_, buffers,
+                      beast::bind_front_handler(&Session::OnWrite, this->shared_from_this()));
+  }
+
+  void OnWrite(error_code ec, size_t /*bytes*/) {
+    if (ec) {
+      return;
+    }
+    response_ = Response();  // an idle connection should not hold the last body
+    if (close_after_write_) {
+      Close();
+      return;
+    }
+    WaitForRequest();
+  }
+
+  void Close() {
+    if constexpr (kIsTls) {
+      // close_notify tells the client the response is complete and untruncated.
+      Lowest().expires_after(kLingerTimeout);
+      stream_.async_shutdown(
+          beast::bind_front_handler(&Session::OnTlsShutdown, this->shared_from_this()));
+    } else {
+      error_code ignored;
+      Lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
+      if (drain_on_close_) {
+        Lowest().expires_after(kLingerTimeout);
+        Drain();
+      }
+    }
+  }
+
+  void OnTlsShutdown(error_code /*ec*/) {}
+
+  void Drain() {
+    buffer_.clear();
+    stream_.async_read_some(
+        buffer_.prepare(kReadChunkBytes),
+        beast::bind_front_handler(&Session::OnDrained, this->shared_from_this()));
+  }
+
+  void OnDrained(error_code ec, size_t /*bytes*/) {
+    if (ec) {
+      return;  // the client closed too, or kLingerTimeout passed
+    }
+    Drain();
+  }
+
+  Stream stream_;
+  const SessionConfig& config_;
+  beast::flat_buffer buffer_;  // kept across requests: may hold pipelined bytes
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;  // one per request
+  Request request_;
+  Response response_;
+  std::string head_;
+  bool close_after_write_ = false;
+  bool drain_on_close_ = false;
+  bool omit_body_ = false;
+};
+
+}  // namespace
+
+void StartPlainSession(tcp::socket socket, const SessionConfig& config) {
+  std::make_shared<Session<PlainStream>>(config, std::move(socket))->Start();
+}
+
+void StartTlsSession(tcp::socket socket, ssl::context& tls_context, const SessionConfig& config) {
+  std::make_shared<Session<TlsStream>>(config, std::move(socket), tls_context)->Start();
+}
+
+}  // namespace orrery::http

@@ -1,0 +1,278 @@
+// Compile() and the CompiledQuery behind query.h: binds the FROM sources of one item,
+// filters with WHERE, projects rows, and finishes the scope (sort, group, distinct,
+// page).
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+#include "query/aggregate.h"
+#include "query/binder.h"
+#include "query/errors.h"
+#include "query/evaluator.h"
+#include "query/operators.h"
+#include "query/ordering.h"
+#include "query/parser.h"
+#include "query/query.h"
+#include "query/unicode.h"
+
+namespace orrery::query {
+namespace {
+
+// The service rejects longer query texts with SC3020 (query-language.md §6).
+constexpr size_t kMaxQueryCharacters = 524288;
+
+class CompiledQueryImpl final : public CompiledQuery {
+ public:
+  explicit CompiledQueryImpl(BoundQuery bound) : bound_(std::move(bound)), query_(*bound_.query) {}
+
+  Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const override {
+    std::vector<const json::Value*> slots(static_cast<size_t>(bound_.slot_count), nullptr);
+    slots[kItemSlot] = &document;
+    if (query_.from.empty()) {
+      EmitBinding(slots, out);
+    } else {
+      BindSource(0, slots, out);
+    }
+    return Status::Ok();
+  }
+
+  bool needs_full_result() const override {
+    return !query_.order_by.empty() || bound_.is_aggregate || query_.select.distinct ||
+           bound_.offset.has_value();
+  }
+
+  std::optional<int64_t> top() const override { return bound_.top; }
+
+  bool reads_items() const override { return !query_.from.empty(); }
+
+  Result<std::vector<json::Value>> Finish(std::vector<Row> rows) const override {
+    std::vector<json::Value> values;
+    if (bound_.is_aggregate) {
+      values = Aggregate(rows);
+    } else {
+      SortRows(rows);
+      values.reserve(rows.size());
+      for (Row& row : rows) {
+        values.push_back(std::move(row.value));
+      }
+    }
+    if (query_.select.distinct) {
+      RemoveDuplicates(values);
+    }
+    if (bound_.offset) {
+      Page(values, *bound_.offset, *bound_.limit);
+    }
+    if (bound_.top) {
+      Page(values, 0, *bound_.top);
+    }
+    return values;
+  }
+
+ private:
+  // ---- One item ----
+
+  // Binds from[index] and every later source (each JOIN multiplies the rows), then
+  // emits the rows of each complete binding.
+  void BindSource(size_t index, std::vector<const json::Value*>& slots,
+                  std::vector<Row>& out) const {
+    if (index == query_.from.size()) {
+      EmitBinding(slots, out);
+      return;
+    }
+    const ast::FromSource& source = query_.from[index];
+    const auto slot = static_cast<size_t>(source.slot);
+    const Cell value = Evaluate(*source.collection, Frame{.slots = slots});
+    if (source.kind == ast::SourceKind::kIterate) {
+      // A missing or non-array collection yields no rows, like an inner join.
+      if (value.get().is_array()) {
+        for (const json::Value& element : value.get().as_array()) {
+          slots[slot] = &element;
+          BindSource(index + 1, slots, out);
+        }
+      }
+    } else if (!value.get().is_undefined()) {
+      slots[slot] = &value.get();
+      BindSource(index + 1, slots, out);
+    }
+    slots[slot] = nullptr;
+  }
+
+  void EmitBinding(const std::vector<const json::Value*>& slots, std::vector<Row>& out) const {
+    const Frame frame{.slots = slots};
+    // WHERE keeps a row only when the predicate is exactly true (§4.3).
+    if (query_.where && !IsTrue(Evaluate(*query_.where, frame).get())) {
+      return;
+    }
+    if (bound_.is_aggregate) {
+      out.push_back(Row{AggregateInputs(frame), {}});
+      return;
+    }
+    json::Value value = Project(frame);
+    if (value.is_undefined()) {
+      return;  // SELECT VALUE of undefined emits no row
+    }
+    Row row{std::move(value), {}};
+    row.sort_keys.reserve(query_.order_by.size());
+    for (const ast::SortItem& item : query_.order_by) {
+      row.sort_keys.push_back(Evaluate(*item.expr, frame).Take());
+    }
+    out.push_back(std::move(row));
+  }
+
+  // The SELECT clause; undefined members are left out (§4.5).
+  json::Value Project(const Frame& frame) const {
+    const ast::SelectClause& select = query_.select;
+    switch (select.kind) {
+      case ast::SelectKind::kStar:
+        return *frame.slots[static_cast<size_t>(query_.from.front().slot)];
+      case ast::SelectKind::kValue:
+        return Evaluate(*select.value, frame).Take();
+      case ast::SelectKind::kList:
+        break;
+    }
+    json::Object members;
+    members.reserve(select.items.size());
+    for (const ast::SelectItem& item : select.items) {
+      json::Value value = Evaluate(*item.expr, frame).Take();
+      if (!value.is_undefined()) {
+        members.emplace_back(item.output_name, std::move(value));
+      }
+    }
+    return json::Value::MakeObject(std::move(members));
+  }
+
+  // The row of an aggregate query: [group key 1, ..., group key G, aggregate input 1,
+  // ..., aggregate input A], undefined entries kept. Only Finish reads it.
+  json::Value AggregateInputs(const Frame& frame) const {
+    json::Array inputs;
+    inputs.reserve(query_.group_by.size() + bound_.aggregates.size());
+    for (const ast::ExprPtr& key : query_.group_by) {
+      inputs.push_back(Evaluate(*key, frame).Take());
+    }
+    for (const ast::CallExpr* aggregate : bound_.aggregates) {
+      inputs.push_back(Evaluate(*aggregate->args.front(), frame).Take());
+    }
+    return json::Value::MakeArray(std::move(inputs));
+  }
+
+  // ---- The whole scope ----
+
+  void SortRows(std::vector<Row>& rows) const {
+    if (query_.order_by.empty()) {
+      return;
+    }
+    static const json::Value kUndefined;
+    const auto key = [](const Row& row, size_t k) -> const json::Value& {
+      return k < row.sort_keys.size() ? row.sort_keys[k] : kUndefined;
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+      for (size_t k = 0; k < query_.order_by.size(); ++k) {
+        int c = CompareValues(key(a, k), key(b, k));
+        if (query_.order_by[k].descending) {
+          c = -c;
+        }
+        if (c != 0) {
+          return c < 0;
+        }
+      }
+      return false;
+    });
+  }
+
+  struct Group {
+    std::vector<json::Value> keys;
+    std::vector<Aggregator> aggregators;
+  };
+
+  Group NewGroup(std::vector<json::Value> keys) const {
+    Group group{std::move(keys), {}};
+    group.aggregators.reserve(bound_.aggregates.size());
+    for (const ast::CallExpr* aggregate : bound_.aggregates) {
+      group.aggregators.emplace_back(aggregate->function->aggregate);
+    }
+    return group;
+  }
+
+  // Folds the rows into groups (one group for the whole scope without GROUP BY, even
+  // when it is empty, so COUNT gives 0), then projects each group.
+  std::vector<json::Value> Aggregate(std::vector<Row>& rows) const {
+    const size_t key_count = query_.group_by.size();
+    std::vector<Group> groups;
+    std::unordered_map<json::Value, size_t, ValueHash, ValueEqual> index;
+    if (key_count == 0) {
+      groups.push_back(NewGroup({}));
+    }
+    for (Row& row : rows) {
+      json::Array& inputs = row.value.as_array();
+      size_t g = 0;
+      if (key_count > 0) {
+        json::Array keys(std::make_move_iterator(inputs.begin()),
+                         std::make_move_iterator(inputs.begin() + static_cast<long>(key_count)));
+        auto [it, inserted] = index.try_emplace(json::Value::MakeArray(keys), groups.size());
+        if (inserted) {
+          groups.push_back(NewGroup(std::move(keys)));
+        }
+        g = it->second;
+      }
+      for (size_t a = 0; a < bound_.aggregates.size(); ++a) {
+        groups[g].aggregators[a].Add(inputs[key_count + a]);
+      }
+    }
+    std::vector<json::Value> values;
+    values.reserve(groups.size());
+    for (const Group& group : groups) {
+      std::vector<json::Value> results;
+      results.reserve(group.aggregators.size());
+      for (const Aggregator& aggregator : group.aggregators) {
+        results.push_back(aggregator.Result());
+      }
+      const Frame frame{.slots = {}, .aggregates = &results, .group_keys = &group.keys};
+      json::Value value = Project(frame);
+      if (!value.is_undefined()) {
+        values.push_back(std::move(value));
+      }
+    }
+    return values;
+  }
+
+  // Keeps the first of each set of deep-equal values (§4.9).
+  static void RemoveDuplicates(std::vector<json::Value>& values) {
+    std::unordered_map<json::Value, bool, ValueHash, ValueEqual> seen;
+    std::vector<json::Value> unique;
+    unique.reserve(values.size());
+    for (json::Value& value : values) {
+      if (seen.try_emplace(value, true).second) {
+        unique.push_back(std::move(value));
+      }
+    }
+    values = std::move(unique);
+  }
+
+  static void Page(std::vector<json::Value>& values, int64_t skip, int64_t take) {
+    const auto size = static_cast<int64_t>(values.size());
+    const int64_t begin = std::min(skip, size);
+    const int64_t end = std::min(size, begin + std::min(take, size));
+    values.erase(values.begin() + end, values.end());
+    values.erase(values.begin(), values.begin() + begin);
+  }
+
+  BoundQuery bound_;
+  const ast::Query& query_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
+                                               std::vector<Parameter> parameters) {
+  if (text.size() > kMaxQueryCharacters && Utf16Length(text) > kMaxQueryCharacters) {
+    return QueryError(text, SourceRange{0, 0}, kQueryTooLong,
+                      "The SQL query text exceeded the maximum limit of " +
+                          std::to_string(kMaxQueryCharacters) + " characters.");
+  }
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<ast::Query> query, Parse(text));
+  ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
+  return std::unique_ptr<CompiledQuery>(std::make_unique<CompiledQueryImpl>(std::move(bound)));
+}
+
+}  // namespace orrery::query

@@ -1,0 +1,52 @@
+#pragma once
+
+// Evaluator: computes the value of a bound expression for one set of alias bindings.
+// Evaluation never fails: type mismatches give undefined (query-language.md §4.1).
+
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "json/value.h"
+#include "query/ast.h"
+
+namespace orrery::query {
+
+// The result of evaluating an expression: either a reference to a value that outlives
+// the evaluation (a document, a binding, a literal in the tree) or an owned value.
+// Property access on a reference stays a reference, so `c.a.b` copies nothing.
+class Cell {
+ public:
+  Cell() : ref_(&Undefined()) {}
+  static Cell Ref(const json::Value& v) { return Cell(&v); }
+  static Cell Own(json::Value v) { return Cell(std::move(v)); }
+
+  const json::Value& get() const { return ref_ != nullptr ? *ref_ : owned_; }
+  // The value, moved out when owned, copied when referenced.
+  json::Value Take() && { return ref_ != nullptr ? *ref_ : std::move(owned_); }
+  bool is_owned() const { return ref_ == nullptr; }
+
+  static const json::Value& Undefined();
+
+ private:
+  explicit Cell(const json::Value* ref) : ref_(ref) {}
+  explicit Cell(json::Value v) : ref_(nullptr), owned_(std::move(v)) {}
+
+  const json::Value* ref_;
+  json::Value owned_;
+};
+
+// What an expression sees. Slots hold the alias bindings (binder.h numbers them);
+// aggregates and group_keys are set only when Finish evaluates the SELECT clause of an
+// aggregate query.
+struct Frame {
+  std::span<const json::Value* const> slots;
+  const std::vector<json::Value>* aggregates = nullptr;
+  const std::vector<json::Value>* group_keys = nullptr;
+};
+
+// REQUIRES: `expr` was bound; every slot it reads is set in `frame`.
+// A returned reference is valid while the frame's values and the tree are.
+Cell Evaluate(const ast::Expr& expr, const Frame& frame);
+
+}  // namespace orrery::query
