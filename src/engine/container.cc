@@ -59,6 +59,18 @@ Result<DecodedToken> DecodeToken(std::string_view token) {
   return out;
 }
 
+// The _rid of a stored item. System properties are appended after every user member,
+// so the last "_rid" member of the text is the item's own, never a nested one.
+std::optional<std::string> RidOf(std::string_view json) {
+  constexpr std::string_view kMember = "\"_rid\":\"";
+  size_t at = json.rfind(kMember);
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t start = at + kMember.size();
+  size_t end = json.find('"', start);
+  if (end == std::string_view::npos) return std::nullopt;
+  return std::string(json.substr(start, end - start));
+}
+
 }  // namespace
 
 Container::Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
@@ -129,7 +141,9 @@ Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
 
   ORRERY_ASSIGN_OR_RETURN(uint64_t number, write_state_->item_numbers->Next());
   ItemSystemProperties props;
-  props.rid = ItemRid(settings_.database_number, settings_.number, number);
+  // An item keeps the _rid it was created with across replaces, as in the service.
+  std::optional<std::string> old_rid = old ? RidOf(old->json) : std::nullopt;
+  props.rid = old_rid ? *old_rid : ItemRid(settings_.database_number, settings_.number, number);
   props.self = settings_.self + "docs/" + props.rid + "/";
   props.etag = NewEtag();
   props.ts = clock_.NowSeconds();
@@ -272,6 +286,14 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query, const ReadS
   page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);
   std::vector<query::Row> rows;
   Status eval_status;
+
+  if (!query.reads_items()) {
+    // `SELECT VALUE 1 + 2`: one evaluation, whatever the container holds.
+    ORRERY_RETURN_IF_ERROR(query.EvaluateDocument(json::Value(), rows));
+    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(rows)));
+    for (const auto& value : result) page.documents.push_back(json::Write(value));
+    return page;
+  }
 
   if (query.needs_full_result()) {
     ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {

@@ -22,8 +22,11 @@ Result<FeedPage> QueryResources(const query::CompiledQuery* query,
     result = resources;
   } else {
     std::vector<query::Row> rows;
-    for (const auto& resource : resources) {
-      ORRERY_RETURN_IF_ERROR(query->EvaluateDocument(resource, rows));
+    if (!query->reads_items()) {
+      ORRERY_RETURN_IF_ERROR(query->EvaluateDocument(json::Value(), rows));
+    }
+    for (size_t i = 0; query->reads_items() && i < resources.size(); ++i) {
+      ORRERY_RETURN_IF_ERROR(query->EvaluateDocument(resources[i], rows));
     }
     ORRERY_ASSIGN_OR_RETURN(result, query->Finish(std::move(rows)));
   }

@@ -3,6 +3,7 @@
 // page).
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <utility>
 
@@ -18,6 +19,45 @@
 
 namespace orrery::query {
 namespace {
+
+// NaN and the infinities have no JSON form. How the service serializes them is not
+// documented; query-language.md §1 recommends treating them as undefined in results,
+// so they leave rows, members and elements the way undefined does.
+void DropNonFinite(json::Value& value) {
+  switch (value.type()) {
+    case json::Type::kNumber:
+      if (!value.is_integer() && !std::isfinite(value.as_double())) {
+        value = json::Value();
+      }
+      return;
+    case json::Type::kArray: {
+      json::Array& elements = value.as_array();
+      for (json::Value& element : elements) {
+        DropNonFinite(element);
+      }
+      std::erase_if(elements, [](const json::Value& v) { return v.is_undefined(); });
+      return;
+    }
+    case json::Type::kObject: {
+      json::Object& members = value.as_object();
+      for (json::Member& member : members) {
+        DropNonFinite(member.second);
+      }
+      std::erase_if(members, [](const json::Member& m) { return m.second.is_undefined(); });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+// Values read straight from an item (a path) came from JSON and are always finite, so
+// only computed values need the walk.
+void DropNonFiniteComputed(const ast::Expr& expr, json::Value& value) {
+  if (!ast::IsPropertyPath(expr)) {
+    DropNonFinite(value);
+  }
+}
 
 // The service rejects longer query texts with SC3020 (query-language.md §6).
 constexpr size_t kMaxQueryCharacters = 524288;
@@ -126,8 +166,11 @@ class CompiledQueryImpl final : public CompiledQuery {
     switch (select.kind) {
       case ast::SelectKind::kStar:
         return *frame.slots[static_cast<size_t>(query_.from.front().slot)];
-      case ast::SelectKind::kValue:
-        return Evaluate(*select.value, frame).Take();
+      case ast::SelectKind::kValue: {
+        json::Value value = Evaluate(*select.value, frame).Take();
+        DropNonFiniteComputed(*select.value, value);
+        return value;
+      }
       case ast::SelectKind::kList:
         break;
     }
@@ -135,6 +178,7 @@ class CompiledQueryImpl final : public CompiledQuery {
     members.reserve(select.items.size());
     for (const ast::SelectItem& item : select.items) {
       json::Value value = Evaluate(*item.expr, frame).Take();
+      DropNonFiniteComputed(*item.expr, value);
       if (!value.is_undefined()) {
         members.emplace_back(item.output_name, std::move(value));
       }

@@ -96,6 +96,12 @@ TEST(QueryTest, QueriesWithoutFromReturnOneRow) {
   EXPECT_EQ(Execute("SELECT VALUE {a: 1, b: 'x'}"), R"([{"a":1,"b":"x"}])");
 }
 
+TEST(QueryTest, NonFiniteNumbersLeaveResultsLikeUndefined) {
+  EXPECT_EQ(Execute("SELECT VALUE 1 / 0"), "[]");
+  EXPECT_EQ(Execute("SELECT 1 / 0 AS x, 1 AS y"), R"([{"y":1}])");
+  EXPECT_EQ(Execute("SELECT VALUE [1, 0 / 0, {a: -1 / 0, b: 2}]"), R"([[1,{"b":2}]])");
+}
+
 TEST(QueryTest, KeywordsAreCaseInsensitiveButLiteralsAreNot) {
   EXPECT_EQ(People("SeLeCt VaLuE c.id FrOm c WhErE c.flag = true"), R"(["1"])");
   EXPECT_EQ(ErrorSummary("SELECT VALUE c.id FROM c WHERE c.flag = TRUE"),

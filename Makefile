@@ -1,0 +1,76 @@
+# Orrery: the two commands are `make run` and `make test` (see README.md).
+# Everything else here is what they are made of.
+
+BUILD_DIR   ?= build
+ASAN_DIR    ?= build-asan
+BUILD_TYPE  ?= Release
+JOBS        ?= $(shell nproc)
+PORT        ?= 8081
+ARGS        ?=
+
+# Debian 12 packages the build and the tests need. `make deps` installs only the
+# missing ones.
+DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
+  librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
+  libgtest-dev libgmock-dev libbenchmark-dev nodejs npm clang-format
+
+GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
+
+.PHONY: all deps apt-deps npm-deps configure build run test unit-test e2e-test \
+        test-asan bench format clean
+
+all: build
+
+deps: apt-deps npm-deps
+
+apt-deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+npm-deps: package-lock.json
+	@if [ ! -d node_modules/@azure/cosmos ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+	  npm ci --no-audit --no-fund --engine-strict=false; \
+	fi
+
+$(BUILD_DIR)/build.ninja $(BUILD_DIR)/Makefile:
+	cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: $(BUILD_DIR)/$(if $(filter Ninja,$(GENERATOR)),build.ninja,Makefile)
+
+build: apt-deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: deps build
+	./$(BUILD_DIR)/orrery serve --port $(PORT) $(ARGS)
+
+unit-test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 300
+
+e2e-test: build npm-deps
+	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=memory sh tests/e2e/run.sh
+	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=disk sh tests/e2e/run.sh
+
+test: deps build unit-test e2e-test
+
+# Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan: apt-deps
+	cmake -S . -B $(ASAN_DIR) -G "$(GENERATOR)" -DCMAKE_BUILD_TYPE=Debug \
+	  -DORRERY_SANITIZE=address,undefined -DORRERY_BUILD_BENCH=OFF
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+bench: deps build
+	sh bench/point_ops.sh
+
+format:
+	clang-format -i $$(git ls-files 'src/*.cc' 'src/*.h' 'bench/*.cc')
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)
