@@ -43,6 +43,18 @@ Status ValidateThroughput(const ThroughputRequest& t) {
   return Status::Ok();
 }
 
+ThroughputRequest ThroughputFromJson(const json::Value* value) {
+  ThroughputRequest out;
+  if (value == nullptr) return out;
+  if (const json::Value* manual = value->Find("manual"); manual && manual->is_number()) {
+    out.manual = static_cast<int64_t>(manual->as_double());
+  }
+  if (const json::Value* max = value->Find("autoscaleMax"); max && max->is_number()) {
+    out.autoscale_max = static_cast<int64_t>(max->as_double());
+  }
+  return out;
+}
+
 json::Value ThroughputToJson(const ThroughputRequest& t) {
   json::Value out = json::Value::MakeObject();
   if (t.manual) out.Set("manual", json::Value::Int(*t.manual));
@@ -74,7 +86,8 @@ Status Account::Load() {
                        return false;
                      }
                      DatabaseEntry entry{static_cast<uint32_t>(record->Find("number")->as_double()),
-                                         *record->Find("resource")};
+                                         *record->Find("resource"),
+                                         ThroughputFromJson(record->Find("throughput"))};
                      databases_.emplace(entry.resource.Find("id")->as_string(), std::move(entry));
                      return true;
                    }));
@@ -142,16 +155,21 @@ Result<uint32_t> Account::NextNumber(std::string_view counter) {
   return next;
 }
 
-int Account::PartitionCountFor(const ThroughputRequest& throughput) const {
+int Account::PartitionCountFor(const ThroughputRequest& throughput,
+                               const ThroughputRequest& database_throughput) const {
   if (options_.initial_partitions > 0) {
     return options_.initial_partitions;
   }
-  // ru-model.md b.4: manual ceil(RU/s / 6,000); autoscale ceil(max RU/s / 10,000).
-  if (throughput.manual) {
-    return std::max<int>(1, static_cast<int>(std::ceil(*throughput.manual / 6000.0)));
-  }
-  if (throughput.autoscale_max) {
-    return std::max<int>(1, static_cast<int>(std::ceil(*throughput.autoscale_max / 10000.0)));
+  // ru-model.md b.4: manual ceil(RU/s / 6,000); autoscale and shared (database)
+  // throughput ceil(max RU/s / 10,000); no throughput at all: one partition.
+  auto ceil_div = [](int64_t a, double b) {
+    return std::max<int>(1, static_cast<int>(std::ceil(static_cast<double>(a) / b)));
+  };
+  if (throughput.manual) return ceil_div(*throughput.manual, 6000.0);
+  if (throughput.autoscale_max) return ceil_div(*throughput.autoscale_max, 10000.0);
+  if (database_throughput.manual) return ceil_div(*database_throughput.manual, 10000.0);
+  if (database_throughput.autoscale_max) {
+    return ceil_div(*database_throughput.autoscale_max, 10000.0);
   }
   return 1;
 }
@@ -183,7 +201,7 @@ Result<json::Value> Account::CreateDatabase(json::Value body, const ThroughputRe
   storage::WriteBatch batch;
   batch.Put(storage::keys::Database(id), json::Write(record));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
-  databases_.emplace(id, DatabaseEntry{number, resource});
+  databases_.emplace(id, DatabaseEntry{number, resource, throughput});
   return resource;
 }
 
@@ -261,8 +279,8 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   settings.rid = ContainerRid(db->second.number, number);
   settings.self = "dbs/" + DatabaseRid(db->second.number) + "/colls/" + settings.rid + "/";
   settings.partition_key = definition.partition_key;
-  settings.partitions = PartitionMap::FromBoundaries(
-      partition::InitialBoundaries(definition.partition_key, PartitionCountFor(throughput)));
+  settings.partitions = PartitionMap::FromBoundaries(partition::InitialBoundaries(
+      definition.partition_key, PartitionCountFor(throughput, db->second.shared_throughput)));
   settings.resource = std::move(definition.body);
   AppendContainerSystemProperties(settings.resource, settings.rid, settings.self, NewEtag(),
                                   options_.clock->NowSeconds());

@@ -59,6 +59,7 @@ class Account {
   struct DatabaseEntry {
     uint32_t number = 0;
     json::Value resource;
+    ThroughputRequest shared_throughput;  // throughput provisioned on the database
   };
   using ContainerKey = std::pair<std::string, std::string>;
 
@@ -68,7 +69,8 @@ class Account {
   Result<std::shared_ptr<Container>> OpenContainer(
       ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state = nullptr);
   Result<uint32_t> NextNumber(std::string_view counter);
-  int PartitionCountFor(const ThroughputRequest& throughput) const;
+  int PartitionCountFor(const ThroughputRequest& throughput,
+                        const ThroughputRequest& database_throughput) const;
   static json::Value ContainerRecord(const ContainerSettings& settings);
 
   AccountOptions options_;

@@ -145,6 +145,12 @@ TEST(AccountPartitionsTest, ThroughputDecidesThePartitionCount) {
                                     autoscale)
                   .ok());
   EXPECT_EQ((*account->GetContainer("db", "a"))->settings().partitions.partitions().size(), 3u);
+  ASSERT_TRUE(account->CreateDatabase(J(R"({"id":"shared"})"), {.manual = 25000}).ok());
+  ASSERT_TRUE(account
+                  ->CreateContainer(
+                      "shared", J(R"({"id":"s","partitionKey":{"paths":["/p"],"version":2}})"), {})
+                  .ok());
+  EXPECT_EQ((*account->GetContainer("shared", "s"))->settings().partitions.partitions().size(), 3u);
   ThroughputRequest too_low{.manual = 300};
   EXPECT_EQ(
       account->CreateContainer("db", J(R"({"id":"z","partitionKey":{"paths":["/p"]}})"), too_low)
