@@ -12,7 +12,10 @@ ARGS        ?=
 # missing ones.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev nodejs npm clang-format
+  libgtest-dev libgmock-dev libbenchmark-dev clang-format
+# Node.js comes from Debian only where no `node`/`npm` is installed already (a newer
+# Node from elsewhere must not be replaced by Debian's).
+NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm)
 
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
@@ -24,7 +27,7 @@ all: build
 deps: apt-deps npm-deps
 
 apt-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+	@missing=""; for p in $(DEB_PACKAGES) $(NODE_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

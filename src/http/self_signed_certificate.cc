@@ -20,11 +20,11 @@ namespace orrery::http {
 
 namespace {
 
-constexpr long kSecondsPerDay = 24 * 60 * 60;
+constexpr long kSecondsPerDay = 24L * 60 * 60;
 constexpr int kValidDays = 3650;
 // Back-dating by an hour keeps a certificate generated on one machine valid on a
 // client whose clock runs slightly behind.
-constexpr long kBackdateSeconds = 60 * 60;
+constexpr long kBackdateSeconds = 60L * 60;
 // Below 160 bits so the DER integer stays within RFC 5280's 20 octets once positive.
 constexpr int kSerialBits = 159;
 

@@ -32,8 +32,8 @@ struct ServerOptions {
   // Where a generated self-signed certificate is kept (cert.pem, key.pem); empty =
   // generate one in memory at each start.
   std::string generated_cert_dir = {};
-  size_t max_header_bytes = 64 * 1024;
-  size_t max_body_bytes = 4 * 1024 * 1024;
+  size_t max_header_bytes = size_t{64} * 1024;
+  size_t max_body_bytes = size_t{4} * 1024 * 1024;
   std::chrono::seconds idle_timeout{120};
   std::chrono::seconds request_timeout{60};  // to receive a whole request once started
 };

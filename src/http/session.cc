@@ -27,10 +27,10 @@ using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 // The first read of a request: large enough for a typical SDK request in one go.
-constexpr size_t kReadChunkBytes = 8 * 1024;
+constexpr size_t kReadChunkBytes = size_t{8} * 1024;
 // A session hands the previous request's body buffer back to the parser to avoid an
 // allocation per request, but does not keep a multi-megabyte one for an idle client.
-constexpr size_t kMaxRetainedBodyCapacity = 64 * 1024;
+constexpr size_t kMaxRetainedBodyCapacity = size_t{64} * 1024;
 // How long a connection closed after an error keeps reading (and discarding) what
 // the client still sends. Closing a socket with unread data makes the kernel send
 // RST, and a client still writing a large body would then lose our 413 before it

@@ -12,7 +12,9 @@ namespace orrery::http::testing {
 class TestTempDir {
  public:
   TestTempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "orrery-http-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / ("orrery-http-" + std::string(6, 'X')))
+            .string();  // mkdtemp pattern
     if (::mkdtemp(pattern.data()) != nullptr) {
       path_ = pattern;
     }

@@ -68,7 +68,8 @@ TEST(KeysTest, ItemKeysOrderByEpkThenId) {
   EXPECT_LT(keys::Item(1, "0A", "zzz"), keys::Item(1, "0B", "a"));
   EXPECT_LT(keys::Item(1, "FFFF", "a"), keys::ItemsEnd(1));
   std::string_view epk, id;
-  ASSERT_TRUE(keys::ParseItem(keys::Item(3, "1F2E", "my id"), epk, id));
+  const std::string key = keys::Item(3, "1F2E", "my id");  // the views point into it
+  ASSERT_TRUE(keys::ParseItem(key, epk, id));
   EXPECT_EQ(epk, "1F2E");
   EXPECT_EQ(id, "my id");
 }
