@@ -1,0 +1,271 @@
+#!/bin/sh
+# Orrery point-operation benchmark: start-up time, idle RSS, 1 KB point reads and creates
+# under wrk, and nginx serving a 1 KB static file as the yardstick. 127.0.0.1 only; the
+# whole run is bounded (ORRERY_BENCH_TIME_LIMIT seconds, default 175). See bench/README.md.
+#
+#   sh bench/point_ops.sh                       # or: make bench
+#   ORRERY_BIN=build-bench/orrery sh bench/point_ops.sh
+#
+# Environment (all optional):
+#   ORRERY_BIN                 server binary (default: <repo>/build/orrery); never built here
+#   ORRERY_BENCH_STORAGE       disk (default: --data-dir in a fresh temp dir) | memory (--in-memory)
+#   ORRERY_BENCH_SERVER_ARGS   extra `orrery serve` flags, e.g. "--sync-writes"
+#   ORRERY_BENCH_DURATION      wrk duration per benchmark (default 15s)
+#   ORRERY_BENCH_WARMUP        un-measured wrk warm-up before each benchmark (default 2s; 0 = none)
+#   ORRERY_BENCH_THREADS / ORRERY_BENCH_CONNECTIONS   wrk -t / -c (default 2 / 64)
+#   ORRERY_BENCH_ITEMS         items preloaded for the read benchmark (default 10000)
+#   ORRERY_BENCH_STARTUP_RUNS  start-up repetitions per mode (default 5)
+#   ORRERY_BENCH_TIME_LIMIT    hard limit for the whole run in seconds (default 175)
+#   ORRERY_BENCH_STRICT=1      exit 3 when a number misses its target (default: report only)
+#   ORRERY_BENCH_KEEP=1        keep the work directory (wrk outputs, results.json, server logs)
+#   ORRERY_BENCH_RESULTS=FILE  also copy results.json to FILE
+#
+# Exit status: 0 ok; 1 a benchmark failed (non-2xx responses, socket errors, a step failed);
+# 2 missing tools or binary; 3 a target missed under ORRERY_BENCH_STRICT=1; 124 time limit.
+
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+
+# Hard time bound: re-run this script under timeout(1), which signals the whole process group
+# (wrk, node, orrery, nginx) when the limit is reached; the EXIT trap below then cleans up.
+# timeout(1) runs in its own process group, so a Ctrl-C on this (outer) shell is forwarded.
+if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
+  ORRERY_BENCH_INNER=1
+  export ORRERY_BENCH_INNER
+  command -v timeout >/dev/null 2>&1 || { echo "point_ops.sh: FAILED: 'timeout' (coreutils) is not installed" >&2; exit 2; }
+  timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-175}" sh "$HERE/point_ops.sh" "$@" &
+  inner=$!
+  interrupted=0
+  trap 'interrupted=1; kill -TERM "$inner" 2>/dev/null' INT TERM
+  rc=0
+  wait "$inner" || rc=$?
+  while kill -0 "$inner" 2>/dev/null; do  # wait was cut short by the trap: wait for the cleanup
+    rc=0
+    wait "$inner" || rc=$?
+  done
+  if [ "$interrupted" = 1 ]; then
+    echo "point_ops.sh: interrupted" >&2
+    exit 130
+  fi
+  if [ "$rc" -eq 124 ]; then
+    echo "point_ops.sh: FAILED: time limit of ${ORRERY_BENCH_TIME_LIMIT:-175} s reached" >&2
+  fi
+  exit "$rc"
+fi
+
+ORRERY_BIN=${ORRERY_BIN:-$ROOT/build/orrery}
+STORAGE=${ORRERY_BENCH_STORAGE:-disk}
+SERVER_ARGS=${ORRERY_BENCH_SERVER_ARGS:-}
+DURATION=${ORRERY_BENCH_DURATION:-15s}
+WARMUP=${ORRERY_BENCH_WARMUP:-2s}
+THREADS=${ORRERY_BENCH_THREADS:-2}
+CONNS=${ORRERY_BENCH_CONNECTIONS:-64}
+ITEMS=${ORRERY_BENCH_ITEMS:-10000}
+STARTUP_RUNS=${ORRERY_BENCH_STARTUP_RUNS:-5}
+ITEM_SIZE=1024
+DB=benchdb
+COLL=items
+HELPER="$HERE/lib/cosmos_bench.mjs"
+LUA="$HERE/lua"
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'point_ops.sh: FAILED: %s\n' "$*" >&2; exit "${2:-1}"; }
+
+# ---- preconditions -----------------------------------------------------------------------
+for tool in node wrk nginx curl timeout awk; do
+  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (Debian: wrk, nginx-light, nodejs, curl)" 2
+done
+case "$ORRERY_BIN" in /*) ;; *) ORRERY_BIN=$(pwd)/$ORRERY_BIN ;; esac
+[ -x "$ORRERY_BIN" ] || die "no executable server at ORRERY_BIN=$ORRERY_BIN (build it first: cmake --build build --target orrery)" 2
+case "$STORAGE" in
+  disk|memory) ;;
+  *) die "ORRERY_BENCH_STORAGE must be 'disk' or 'memory', not '$STORAGE'" 2 ;;
+esac
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-bench.XXXXXX")
+SERVER_PID=
+NGINX_PID=
+
+stop_pid() {  # stop_pid PID: SIGTERM, wait up to 5 s, then SIGKILL
+  [ -n "$1" ] || return 0
+  kill -TERM "$1" 2>/dev/null || return 0
+  i=0
+  while kill -0 "$1" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+
+cleanup() {
+  rc=$?
+  trap - EXIT INT TERM
+  stop_pid "$SERVER_PID"
+  stop_pid "$NGINX_PID"
+  if [ "${ORRERY_BENCH_KEEP:-0}" = 1 ]; then
+    log "work directory kept: $WORK"
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 124' TERM
+
+# cpu_ticks PID: utime+stime (clock ticks) of PID and its direct children (nginx workers).
+cpu_ticks() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+    { pid = $1; line = $0; sub(/^.*\) /, "", line); split(line, f, " ")
+      if (pid == root || f[2] == root) sum += f[12] + f[13] }
+    END { print sum + 0 }'
+}
+# child_cpu_s: sets CHILD_CPU_S to the user+system CPU seconds of this shell's finished
+# children so far (wrk). Not usable in $(...): `times` reports the calling shell's children.
+child_cpu_s() {
+  times >"$WORK/times.txt"
+  CHILD_CPU_S=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub(/s$/, "", p[2]); t += p[1] * 60 + p[2] } print t }' "$WORK/times.txt")
+}
+
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+hwm_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status"; }
+
+# run_wrk NAME URL SCRIPT PID [-- ARGS...]: optional warm-up, then the measured run into
+# wrk-NAME.txt, and the CPU time PID (the server) and wrk used during it into cpu-NAME.json.
+run_wrk() {
+  name=$1 url=$2 script=$3 pid=$4
+  shift 4
+  if [ "$WARMUP" != 0 ] && [ "$WARMUP" != 0s ]; then
+    BENCH_WRK_PHASE=warmup timeout --foreground 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -s "$script" "$url" "$@" \
+      >"$WORK/wrk-$name-warmup.txt" 2>&1 || die "wrk warm-up for $name failed: $(tail -5 "$WORK/wrk-$name-warmup.txt")"
+  fi
+  log "wrk $name: -t$THREADS -c$CONNS -d$DURATION --latency $url"
+  server_before=$(cpu_ticks "$pid")
+  child_cpu_s
+  client_before=$CHILD_CPU_S
+  BENCH_WRK_PHASE=measure timeout --foreground 90 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s "$script" "$url" "$@" \
+    >"$WORK/wrk-$name.txt" 2>&1 || die "wrk $name failed: $(tail -5 "$WORK/wrk-$name.txt")"
+  server_after=$(cpu_ticks "$pid")
+  child_cpu_s
+  client_after=$CHILD_CPU_S
+  printf '{"server_cpu_s": %s, "wrk_cpu_s": %s}\n' \
+    "$(awk -v a="$server_before" -v b="$server_after" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }')" \
+    "$(awk -v a="$client_before" -v b="$client_after" 'BEGIN { printf "%.2f", b - a }')" >"$WORK/cpu-$name.json"
+  if grep -q 'Non-2xx or 3xx responses' "$WORK/wrk-$name.txt"; then
+    log "!!! wrk $name: $(grep 'Non-2xx or 3xx responses' "$WORK/wrk-$name.txt" | sed 's/^ *//')"
+  fi
+}
+
+log "binary $ORRERY_BIN; storage $STORAGE; work dir $WORK"
+cut -d" " -f1-3 /proc/loadavg >"$WORK/loadavg-start.txt"
+log "load average at start: $(cat "$WORK/loadavg-start.txt") (other busy processes skew every number below)"
+
+# ---- 1. start-up time and fresh idle RSS, both storage modes -------------------------------
+for mode in memory disk; do
+  log "start-up: $STARTUP_RUNS x spawn -> first answered GET / ($mode)"
+  TMPDIR="$WORK" timeout --foreground 60 node "$HELPER" startup --bin "$ORRERY_BIN" --mode "$mode" \
+    --runs "$STARTUP_RUNS" --rss-after-ms 1000 >"$WORK/startup-$mode.json" \
+    || die "start-up measurement ($mode) failed"
+done
+
+# ---- 2. the server under test -------------------------------------------------------------
+if [ "$STORAGE" = memory ]; then
+  set -- --in-memory
+else
+  mkdir -p "$WORK/data"
+  set -- --data-dir "$WORK/data"
+fi
+# shellcheck disable=SC2086  # SERVER_ARGS is a list of flags
+"$ORRERY_BIN" serve --port 0 --no-tls "$@" $SERVER_ARGS >"$WORK/server.out" 2>"$WORK/server.err" &
+SERVER_PID=$!
+PORT=
+i=0
+while [ "$i" -lt 200 ]; do
+  PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$WORK/server.out" | head -n 1)
+  [ -n "$PORT" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || die "server exited: $(tail -5 "$WORK/server.err")"
+  sleep 0.05
+  i=$((i + 1))
+done
+[ -n "$PORT" ] || die "server did not print its listening line within 10 s"
+URL="http://127.0.0.1:$PORT"
+log "server pid $SERVER_PID at $URL"
+sleep 1
+rss_kb "$SERVER_PID" >"$WORK/rss-idle.kb"
+
+# ---- 3. database, container (/pk, hash v2) and preload ------------------------------------
+log "preload: $ITEMS items of $ITEM_SIZE B"
+timeout --foreground 90 node "$HELPER" setup --url "$URL" --db "$DB" --coll "$COLL" --items "$ITEMS" \
+  --size "$ITEM_SIZE" --concurrency 64 >"$WORK/setup.json" || die "setup/preload failed: $(cat "$WORK/setup.json")"
+
+# ---- 4. reads: one signed request per preloaded id, generated into a Lua table -------------
+node "$HELPER" gen-reads --db "$DB" --coll "$COLL" --items "$ITEMS" --out "$WORK/reads_data.lua" \
+  >/dev/null || die "generating the read requests failed"
+run_wrk read "$URL" "$LUA/read.lua" "$SERVER_PID" -- "$WORK/reads_data.lua"
+
+# ---- 5. nginx baseline: 1 KB static file, same wrk settings -------------------------------
+# Run right after the reads (the Orrery server idles meanwhile), so that the read/nginx ratio
+# compares two runs taken as close together in time as possible on a shared machine.
+NGX="$WORK/nginx"
+mkdir -p "$NGX/www" "$NGX/tmp"
+awk 'BEGIN { s = ""; for (i = 0; i < 1024; i++) s = s "x"; printf "%s", s }' >"$NGX/www/1k.txt"
+chmod 755 "$WORK" "$NGX" "$NGX/www"
+chmod 644 "$NGX/www/1k.txt"
+NGX_PORT=$(node "$HELPER" free-port)
+cat >"$NGX/nginx.conf" <<EOF
+daemon off;
+worker_processes auto;
+pid $NGX/nginx.pid;
+error_log $NGX/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  keepalive_requests 1000000;
+  client_body_temp_path $NGX/tmp/body;
+  proxy_temp_path $NGX/tmp/proxy;
+  fastcgi_temp_path $NGX/tmp/fastcgi;
+  uwsgi_temp_path $NGX/tmp/uwsgi;
+  scgi_temp_path $NGX/tmp/scgi;
+  default_type text/plain;
+  server {
+    listen 127.0.0.1:$NGX_PORT;
+    root $NGX/www;
+  }
+}
+EOF
+nginx -p "$NGX" -c "$NGX/nginx.conf" -e "$NGX/error.log" >"$NGX/stdout" 2>&1 &
+NGINX_PID=$!
+i=0
+until curl -fsS -o /dev/null "http://127.0.0.1:$NGX_PORT/1k.txt" 2>/dev/null; do
+  kill -0 "$NGINX_PID" 2>/dev/null || die "nginx did not start: $(cat "$NGX/stdout" "$NGX/error.log" 2>/dev/null | tail -5)"
+  [ "$i" -lt 100 ] || die "nginx did not answer within 5 s"
+  sleep 0.05
+  i=$((i + 1))
+done
+run_wrk nginx "http://127.0.0.1:$NGX_PORT/1k.txt" "$LUA/static.lua" "$NGINX_PID"
+stop_pid "$NGINX_PID"
+NGINX_PID=
+
+# ---- 6. creates: unique ids, one shared signature -----------------------------------------
+SIGNED=$(node "$HELPER" sign-create --db "$DB" --coll "$COLL") || die "signing failed"
+DATE=$(printf '%s' "$SIGNED" | cut -f1)
+AUTH=$(printf '%s' "$SIGNED" | cut -f2)
+RUNID="w$(date +%s)"
+run_wrk create "$URL" "$LUA/create.lua" "$SERVER_PID" -- "$DB" "$COLL" "$DATE" "$AUTH" "$RUNID" "$ITEM_SIZE"
+
+sleep 1
+kill -0 "$SERVER_PID" 2>/dev/null || die "server died during the load: $(tail -5 "$WORK/server.err")"
+rss_kb "$SERVER_PID" >"$WORK/rss-after.kb"
+hwm_kb "$SERVER_PID" >"$WORK/hwm-after.kb"
+stop_pid "$SERVER_PID"
+SERVER_PID=
+
+# ---- 7. report ----------------------------------------------------------------------------
+rc=0
+node "$HELPER" report --dir "$WORK" --bin "$ORRERY_BIN" --storage "$STORAGE" \
+  --wrk "-t$THREADS -c$CONNS -d$DURATION --latency" || rc=$?
+if [ -n "${ORRERY_BENCH_RESULTS:-}" ] && [ -f "$WORK/results.json" ]; then
+  cp "$WORK/results.json" "$ORRERY_BENCH_RESULTS"
+fi
+exit "$rc"
