@@ -1,7 +1,6 @@
 #include "api/auth.h"
 
-#include <time.h>
-
+#include <atomic>
 #include <vector>
 
 #include "api/headers.h"
@@ -67,24 +66,65 @@ std::string UnauthorizedMessage(const std::string& payload) {
 
 }  // namespace
 
-std::optional<std::chrono::system_clock::time_point> ParseRfc1123(std::string_view text) {
-  std::string copy(text);
-  struct tm tm {};
-  const char* end = strptime(copy.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  if (end == nullptr || *end != '\0') {
-    return std::nullopt;
+namespace {
+
+int MonthIndex(std::string_view m) {
+  static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                 "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  for (int i = 0; i < 12; ++i) {
+    if (EqualsIgnoreCase(m, kMonths[i])) return i;
   }
-  time_t t = timegm(&tm);
-  if (t == -1) return std::nullopt;
-  return std::chrono::system_clock::from_time_t(t);
+  return -1;
 }
 
-Authenticator::Authenticator(std::string primary, std::string secondary, std::string read_only,
-                             const Clock& clock)
-    : primary_(std::move(primary)),
-      secondary_(std::move(secondary)),
-      read_only_(std::move(read_only)),
-      clock_(&clock) {}
+bool ParseDigits(std::string_view s, int& out) {
+  if (s.empty()) return false;
+  out = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    out = out * 10 + (c - '0');
+  }
+  return true;
+}
+
+// Days from 1970-01-01 to the given civil date (Howard Hinnant's algorithm).
+int64_t DaysFromCivil(int y, int m, int d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+}  // namespace
+
+// "Wed, 02 Dec 2026 16:30:47 GMT", fixed layout (JavaScript's toUTCString and .NET's
+// "r" format both produce it). Parsed by hand: this runs on every request.
+std::optional<std::chrono::system_clock::time_point> ParseRfc1123(std::string_view text) {
+  if (text.size() != 29 || text[3] != ',' || text[4] != ' ' || text[7] != ' ' || text[11] != ' ' ||
+      text[16] != ' ' || text[19] != ':' || text[22] != ':' || text[25] != ' ' ||
+      !EqualsIgnoreCase(text.substr(26), "GMT")) {
+    return std::nullopt;
+  }
+  int day = 0, year = 0, hour = 0, minute = 0, second = 0;
+  const int month = MonthIndex(text.substr(8, 3));
+  if (month < 0 || !ParseDigits(text.substr(5, 2), day) || !ParseDigits(text.substr(12, 4), year) ||
+      !ParseDigits(text.substr(17, 2), hour) || !ParseDigits(text.substr(20, 2), minute) ||
+      !ParseDigits(text.substr(23, 2), second) || day < 1 || day > 31 || hour > 23 || minute > 59 ||
+      second > 60) {
+    return std::nullopt;
+  }
+  const int64_t seconds =
+      DaysFromCivil(year, month + 1, day) * 86400 + hour * 3600 + minute * 60 + second;
+  return std::chrono::system_clock::time_point(std::chrono::seconds(seconds));
+}
+
+Authenticator::Authenticator(std::vector<Key> keys, const Clock& clock)
+    : keys_(std::move(keys)), clock_(&clock) {
+  static std::atomic<uint64_t> next_id{1};
+  id_ = next_id.fetch_add(1);
+}
 
 Result<Authenticator> Authenticator::Create(const AccountKeys& keys, const Clock& clock) {
   auto decode = [](const std::string& key, const char* name) -> Result<std::string> {
@@ -101,7 +141,40 @@ Result<Authenticator> Authenticator::Create(const AccountKeys& keys, const Clock
   if (primary.empty()) {
     return Status::BadRequest("the --key must not be empty");
   }
-  return Authenticator(std::move(primary), std::move(secondary), std::move(read_only), clock);
+  std::vector<Key> entries;
+  entries.push_back({HmacSha256Key(primary), Access::kReadWrite});
+  if (!secondary.empty()) entries.push_back({HmacSha256Key(secondary), Access::kReadWrite});
+  if (!read_only.empty()) entries.push_back({HmacSha256Key(read_only), Access::kReadOnly});
+  return Authenticator(std::move(entries), clock);
+}
+
+std::optional<Access> Authenticator::Verify(const std::string& payload,
+                                            const std::string& signature) const {
+  // SDKs sign with a one-second date, so concurrent requests to one resource link
+  // (every create into a container, say) carry identical payload and signature.
+  // A small per-thread memo of verified pairs spares the HMAC for those.
+  struct Memo {
+    uint64_t owner = 0;
+    std::string payload;
+    std::string signature;
+    Access access = Access::kReadWrite;
+  };
+  constexpr size_t kMemoSize = 16;
+  thread_local Memo memo[kMemoSize];
+  thread_local size_t next_slot = 0;
+  for (const Memo& m : memo) {
+    if (m.owner == id_ && m.signature == signature && m.payload == payload) return m.access;
+  }
+  std::optional<std::string> given = Base64Decode(signature);
+  if (!given) return std::nullopt;
+  for (const Key& key : keys_) {
+    if (ConstantTimeEquals(key.mac.Sign(payload), *given)) {
+      memo[next_slot] = Memo{id_, payload, signature, key.access};
+      next_slot = (next_slot + 1) % kMemoSize;
+      return key.access;
+    }
+  }
+  return std::nullopt;
 }
 
 Result<Access> Authenticator::Authenticate(const http::Request& request,
@@ -128,19 +201,8 @@ Result<Access> Authenticator::Authenticate(const http::Request& request,
 
   const std::string payload = LowerAscii(request.method) + "\n" + LowerAscii(path.resource_type) +
                               "\n" + path.resource_link + "\n" + LowerAscii(*date) + "\n\n";
-  std::optional<std::string> given = Base64Decode(token->signature);
-  Access access = Access::kReadWrite;
-  bool matched = false;
-  if (given) {
-    for (const std::string* key : {&primary_, &secondary_, &read_only_}) {
-      if (!key->empty() && ConstantTimeEquals(HmacSha256(*key, payload), *given)) {
-        matched = true;
-        access = key == &read_only_ ? Access::kReadOnly : Access::kReadWrite;
-        break;
-      }
-    }
-  }
-  if (!matched) {
+  std::optional<Access> access = Verify(payload, token->signature);
+  if (!access) {
     return Status::Unauthorized(UnauthorizedMessage(payload));
   }
 
@@ -159,7 +221,7 @@ Result<Access> Authenticator::Authenticate(const http::Request& request,
         ", current server time: " + std::to_string(std::chrono::system_clock::to_time_t(now)) +
         " seconds since epoch; allowed clock skew: 15 minutes).");
   }
-  return access;
+  return *access;
 }
 
 }  // namespace orrery::api

@@ -5,12 +5,15 @@
 // account's keys, the date within 15 minutes of the server's clock. Thread-safe.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/resource_path.h"
 #include "common/clock.h"
+#include "common/crypto.h"
 #include "common/http_message.h"
 #include "common/status.h"
 
@@ -40,12 +43,17 @@ class Authenticator {
   static constexpr std::chrono::minutes kAllowedClockSkew{15};
 
  private:
-  Authenticator(std::string primary, std::string secondary, std::string read_only,
-                const Clock& clock);
-  std::string primary_;  // decoded key bytes
-  std::string secondary_;
-  std::string read_only_;
+  struct Key {
+    HmacSha256Key mac;
+    Access access;
+  };
+  Authenticator(std::vector<Key> keys, const Clock& clock);
+  // The access granted by the first key whose MAC of payload equals signature.
+  std::optional<Access> Verify(const std::string& payload, const std::string& signature) const;
+
+  std::vector<Key> keys_;
   const Clock* clock_;
+  uint64_t id_;  // tells apart the verification caches of different authenticators
 };
 
 // Parses an RFC 1123 date ("Wed, 02 Dec 2026 16:30:47 GMT").

@@ -42,7 +42,9 @@ std::string EncodedToken(const std::string& signature) {
 class AuthTest : public ::testing::Test {
  protected:
   ManualClock clock_{*ParseRfc1123(kDocDate)};
-  Authenticator Make(AccountKeys keys) { return *Authenticator::Create(keys, clock_); }
+  Authenticator Make(AccountKeys keys) {
+    return std::move(Authenticator::Create(keys, clock_)).value();
+  }
   Result<Access> Check(const Authenticator& auth, const http::Request& r) {
     return auth.Authenticate(r, *ParseResourcePath(r.target));
   }
@@ -103,7 +105,23 @@ TEST(Rfc1123Test, ParsesAndRejects) {
   auto t = ParseRfc1123("Wed, 02 Dec 2026 16:30:47 GMT");
   ASSERT_TRUE(t.has_value());
   EXPECT_EQ(std::chrono::system_clock::to_time_t(*t), 1796229047);
+  EXPECT_EQ(std::chrono::system_clock::to_time_t(*ParseRfc1123("Thu, 01 Jan 1970 00:00:00 GMT")),
+            0);
+  EXPECT_EQ(std::chrono::system_clock::to_time_t(*ParseRfc1123("Tue, 29 Feb 2028 23:59:59 GMT")),
+            1835481599);
   EXPECT_FALSE(ParseRfc1123("2026-12-02T16:30:47Z").has_value());
+  EXPECT_FALSE(ParseRfc1123("Wed, 02 Foo 2026 16:30:47 GMT").has_value());
+  EXPECT_FALSE(ParseRfc1123("Wed, 02 Dec 2026 16:30:47 UTC").has_value());
+  EXPECT_FALSE(ParseRfc1123("Wed, 02 Dec 2026 25:30:47 GMT").has_value());
+}
+
+TEST_F(AuthTest, RepeatedRequestsVerifyTheSameAndAnotherKeyIsNotFooledByTheMemo) {
+  Authenticator auth = Make({kDocKey, "", ""});
+  Authenticator other = Make({kEmulatorMasterKey, "", ""});
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(Check(auth, SignedGet("/dbs/ToDoList", EncodedToken(kDocSignature))).ok());
+    EXPECT_FALSE(Check(other, SignedGet("/dbs/ToDoList", EncodedToken(kDocSignature))).ok());
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <random>
 
 namespace orrery {
@@ -15,6 +16,61 @@ std::string HmacSha256(std::string_view key, std::string_view message) {
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest, &length);
   return std::string(reinterpret_cast<const char*>(digest), length);
+}
+
+namespace {
+
+EVP_MD_CTX* KeyedState(std::string_view key, unsigned char pad) {
+  // RFC 2104: keys longer than the block are hashed first; then K xor pad.
+  constexpr size_t kBlock = 64;
+  unsigned char block[kBlock] = {};
+  if (key.size() > kBlock) {
+    unsigned int n = 0;
+    EVP_Digest(key.data(), key.size(), block, &n, EVP_sha256(), nullptr);
+  } else {
+    std::copy(key.begin(), key.end(), block);
+  }
+  for (unsigned char& b : block) b ^= pad;
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  EVP_DigestUpdate(ctx, block, kBlock);
+  return ctx;
+}
+
+}  // namespace
+
+HmacSha256Key::HmacSha256Key(std::string_view key)
+    : inner_(KeyedState(key, 0x36)), outer_(KeyedState(key, 0x5c)) {}
+
+HmacSha256Key::~HmacSha256Key() {
+  EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(inner_));
+  EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(outer_));
+}
+
+HmacSha256Key::HmacSha256Key(HmacSha256Key&& other) noexcept
+    : inner_(other.inner_), outer_(other.outer_) {
+  other.inner_ = nullptr;
+  other.outer_ = nullptr;
+}
+
+HmacSha256Key& HmacSha256Key::operator=(HmacSha256Key&& other) noexcept {
+  std::swap(inner_, other.inner_);
+  std::swap(outer_, other.outer_);
+  return *this;
+}
+
+std::string HmacSha256Key::Sign(std::string_view message) const {
+  thread_local EVP_MD_CTX* work = EVP_MD_CTX_new();
+  unsigned char inner_hash[EVP_MAX_MD_SIZE];
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_MD_CTX_copy_ex(work, static_cast<const EVP_MD_CTX*>(inner_));
+  EVP_DigestUpdate(work, message.data(), message.size());
+  EVP_DigestFinal_ex(work, inner_hash, &n);
+  EVP_MD_CTX_copy_ex(work, static_cast<const EVP_MD_CTX*>(outer_));
+  EVP_DigestUpdate(work, inner_hash, n);
+  EVP_DigestFinal_ex(work, mac, &n);
+  return std::string(reinterpret_cast<const char*>(mac), n);
 }
 
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {

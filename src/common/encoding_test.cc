@@ -32,6 +32,15 @@ TEST(CryptoTest, HmacSha256MatchesRfc4231Case2) {
   EXPECT_EQ(Base64Encode(mac), "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
 }
 
+TEST(CryptoTest, PrecomputedKeyMatchesOneShotHmac) {
+  for (std::string key : {std::string("Jefe"), std::string(64, 'k'), std::string(131, '\xaa')}) {
+    HmacSha256Key precomputed(key);
+    for (std::string message : {"", "what do ya want for nothing?", "get\ndocs\n\n"}) {
+      EXPECT_EQ(precomputed.Sign(message), HmacSha256(key, message));
+    }
+  }
+}
+
 TEST(CryptoTest, GuidShape) {
   std::string g = RandomGuid();
   ASSERT_EQ(g.size(), 36u);

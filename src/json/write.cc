@@ -75,8 +75,16 @@ void AppendNumber(std::string& out, double d) {
 
 void AppendQuoted(std::string& out, std::string_view s) {
   out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
+  // Copy runs of characters that need no escape in one append: items are mostly
+  // plain text, and this loop runs over every byte of every item written.
+  size_t run_start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      continue;
+    }
+    out.append(s.data() + run_start, i - run_start);
+    run_start = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -100,15 +108,12 @@ void AppendQuoted(std::string& out, std::string_view s) {
         out += "\\t";
         break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += ch;
-        }
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
     }
   }
+  out.append(s.data() + run_start, s.size() - run_start);
   out += '"';
 }
 

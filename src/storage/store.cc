@@ -3,6 +3,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
@@ -72,6 +73,12 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   rocksdb::BlockBasedTableOptions table_options;
   table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  // Creates look up the id first; most of those lookups miss, which a bloom filter
+  // answers without reading table blocks.
+  table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  // On a few cores, writer threads that spin-yield waiting for the group leader
+  // burn the CPU the request threads need.
+  db_options.enable_write_thread_adaptive_yield = false;
   db_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
 
   std::string path = options.path;
