@@ -2,7 +2,6 @@
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/resource_response.h"
-#include "engine/resource_query.h"
 #include "engine/throughput/cost_model.h"
 
 namespace orrery::api {
@@ -24,19 +23,11 @@ void AddQuotaHeaders(http::Response& response) {
 HandlerResult HandleContainerFeed(const RequestContext& ctx) {
   const std::string& db = ctx.path.segments[1];
   const std::string& method = ctx.request.method;
-  if (method == "GET" || (method == "POST" && IsQueryRequest(ctx))) {
-    std::unique_ptr<query::CompiledQuery> query;
-    if (method == "POST") {
-      ORRERY_ASSIGN_OR_RETURN(query, CompileQueryBody(ctx.request.body));
-    }
-    ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+  if (IsListOrQuery(ctx)) {
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> containers, ctx.account.ListContainers(db));
     ORRERY_ASSIGN_OR_RETURN(json::Value database, ctx.account.ReadDatabase(db));
-    ORRERY_ASSIGN_OR_RETURN(
-        engine::FeedPage page,
-        engine::QueryResources(query.get(), containers, max_items, ContinuationOf(ctx)));
-    return FeedResponse(ctx, database.Find("_rid")->as_string(), "DocumentCollections", page,
-                        throughput::kMetadataReadCharge);
+    return ListOrQueryResources(ctx, containers, database.Find("_rid")->as_string(),
+                                "DocumentCollections");
   }
   if (method == "POST") {
     ORRERY_ASSIGN_OR_RETURN(json::Value body, JsonBody(ctx));

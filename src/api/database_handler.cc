@@ -1,23 +1,14 @@
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/resource_response.h"
-#include "engine/resource_query.h"
 #include "engine/throughput/cost_model.h"
 
 namespace orrery::api {
 
 HandlerResult HandleDatabaseFeed(const RequestContext& ctx) {
   const std::string& method = ctx.request.method;
-  if (method == "GET" || (method == "POST" && IsQueryRequest(ctx))) {
-    std::unique_ptr<query::CompiledQuery> query;
-    if (method == "POST") {
-      ORRERY_ASSIGN_OR_RETURN(query, CompileQueryBody(ctx.request.body));
-    }
-    ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
-    ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
-                            engine::QueryResources(query.get(), ctx.account.ListDatabases(),
-                                                   max_items, ContinuationOf(ctx)));
-    return FeedResponse(ctx, "", "Databases", page, throughput::kMetadataReadCharge);
+  if (IsListOrQuery(ctx)) {
+    return ListOrQueryResources(ctx, ctx.account.ListDatabases(), "", "Databases");
   }
   if (method == "POST") {
     ORRERY_ASSIGN_OR_RETURN(json::Value body, JsonBody(ctx));

@@ -2,6 +2,8 @@
 
 #include "api/headers.h"
 #include "api/response.h"
+#include "engine/resource_query.h"
+#include "engine/throughput/cost_model.h"
 #include "json/json.h"
 
 namespace orrery::api {
@@ -79,6 +81,24 @@ http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,
   }
   builder.JsonBody(std::move(body));
   return std::move(builder).Build();
+}
+
+bool IsListOrQuery(const RequestContext& ctx) {
+  return ctx.request.method == "GET" || (ctx.request.method == "POST" && IsQueryRequest(ctx));
+}
+
+HandlerResult ListOrQueryResources(const RequestContext& ctx,
+                                   const std::vector<json::Value>& resources, std::string_view rid,
+                                   std::string_view array_name) {
+  std::unique_ptr<query::CompiledQuery> query;
+  if (ctx.request.method == "POST") {
+    ORRERY_ASSIGN_OR_RETURN(query, CompileQueryBody(ctx.request.body));
+  }
+  ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+  ORRERY_ASSIGN_OR_RETURN(
+      engine::FeedPage page,
+      engine::QueryResources(query.get(), resources, max_items, ContinuationOf(ctx)));
+  return FeedResponse(ctx, rid, array_name, page, throughput::kMetadataReadCharge);
 }
 
 }  // namespace orrery::api

@@ -28,4 +28,13 @@ http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,
                             std::string_view array_name, const engine::FeedPage& page,
                             double charge);
 
+// Whether the request lists or queries a feed of metadata resources (GET, or POST
+// with a query).
+bool IsListOrQuery(const RequestContext& ctx);
+
+// Answers a list (GET) or query (POST) over a small set of metadata resources.
+HandlerResult ListOrQueryResources(const RequestContext& ctx,
+                                   const std::vector<json::Value>& resources, std::string_view rid,
+                                   std::string_view array_name);
+
 }  // namespace orrery::api
