@@ -50,14 +50,15 @@ std::string Service::AdvertisedUrl(const http::Request& request) const {
 
 http::Response Service::Handle(const http::Request& request) const {
   const std::string activity_id = RandomGuid();
-  const std::string uri = request.target.substr(0, request.target.find('?'));
+  // The request URI appears only in error messages.
+  auto uri = [&request] { return request.target.substr(0, request.target.find('?')); };
   Result<ResourcePath> path = ParseResourcePath(request.target);
   if (!path.ok()) {
-    return ErrorResponse(path.status(), activity_id, uri, 0);
+    return ErrorResponse(path.status(), activity_id, uri(), 0);
   }
   Result<Access> access = authenticator_.Authenticate(request, *path);
   if (!access.ok()) {
-    return ErrorResponse(access.status(), activity_id, uri, 0);
+    return ErrorResponse(access.status(), activity_id, uri(), 0);
   }
   try {
     HandlerResult result = Dispatch(request, *path, activity_id, *access);
@@ -69,18 +70,21 @@ http::Response Service::Handle(const http::Request& request) const {
         result.status().code() == StatusCode::kCorruption) {
       Log(LogLevel::kError, "activity " + activity_id + ": " + result.status().ToString());
     }
-    return ErrorResponse(result.status(), activity_id, uri, throughput::kRejectedCharge);
+    return ErrorResponse(result.status(), activity_id, uri(), throughput::kRejectedCharge);
   } catch (const std::exception& e) {
     Log(LogLevel::kError, "activity " + activity_id + ": unexpected exception: " + e.what());
     return ErrorResponse(Status::Internal("An unexpected error occurred; activity id " +
                                           activity_id + " is in the server log."),
-                         activity_id, uri, 0);
+                         activity_id, uri(), 0);
   }
 }
 
 HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath& path,
                                 const std::string& activity_id, Access access) const {
-  RequestContext ctx{request, path, account_, access, activity_id, AdvertisedUrl(request)};
+  // Only the account read advertises the endpoint; skip building it otherwise.
+  RequestContext ctx{request,     path,
+                     account_,    access,
+                     activity_id, path.segments.empty() ? AdvertisedUrl(request) : std::string()};
   if (access == Access::kReadOnly && IsWrite(request, ctx)) {
     return Status::Forbidden(
         "The request was signed with the read-only key, which cannot perform writes.");
