@@ -76,9 +76,11 @@ int RunServe(const ServeOptions& options) {
                         1000.0;
   std::printf("Orrery listening on %s://%s:%u/ (%s, ready in %.1f ms)\n",
               options.no_tls ? "http" : "https", options.host.c_str(), (*server)->port(),
-              options.in_memory
-                  ? "in memory"
-                  : ("data in " + std::filesystem::absolute(options.data_dir).string()).c_str(),
+              options.in_memory ? "in memory"
+                                : ("data in " + std::filesystem::weakly_canonical(
+                                                    std::filesystem::absolute(options.data_dir))
+                                                    .string())
+                                      .c_str(),
               ready_ms);
   std::fflush(stdout);
   (*server)->WaitForSignal();
