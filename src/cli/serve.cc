@@ -70,6 +70,8 @@ int RunServe(const ServeOptions& options) {
   if (!server.ok()) {
     return Fail(server.status().message());
   }
+  // Before the ready line: whoever reads it may signal at once.
+  (*server)->CatchSignals();
   const auto ready_ms = std::chrono::duration_cast<std::chrono::microseconds>(
                             std::chrono::steady_clock::now() - started)
                             .count() /

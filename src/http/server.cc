@@ -32,8 +32,10 @@ class ServerImpl final : public Server {
   uint16_t port() const override { return port_; }
   void Stop() override;
   void WaitForSignal() override;
+  void CatchSignals() override;
 
  private:
+  void CatchSignalsLocked();  // REQUIRES: mutex_ held
   int ThreadCount() const;
   Result<tcp::endpoint> ResolveEndpoint();
   void RunIoThread();
@@ -154,26 +156,36 @@ void ServerImpl::Stop() {
   io_context_.reset();
 }
 
+void ServerImpl::CatchSignals() {
+  const std::lock_guard lock(mutex_);
+  CatchSignalsLocked();
+}
+
+void ServerImpl::CatchSignalsLocked() {
+  if (stopped_ || signals_) {
+    return;
+  }
+  signals_.emplace(*io_context_, SIGINT, SIGTERM);
+  signals_->async_wait([this](error_code ec, int /*signal*/) {
+    if (ec) {
+      return;
+    }
+    {
+      const std::lock_guard handler_lock(mutex_);
+      signaled_ = true;
+    }
+    state_changed_.notify_all();
+  });
+}
+
 void ServerImpl::WaitForSignal() {
   std::unique_lock lock(mutex_);
   if (stopped_) {
     return;
   }
-  // Installed here rather than in Start(), so that a process that never waits (a
-  // test) keeps the default SIGINT behaviour.
-  if (!signals_) {
-    signals_.emplace(*io_context_, SIGINT, SIGTERM);
-    signals_->async_wait([this](error_code ec, int /*signal*/) {
-      if (ec) {
-        return;
-      }
-      {
-        const std::lock_guard handler_lock(mutex_);
-        signaled_ = true;
-      }
-      state_changed_.notify_all();
-    });
-  }
+  // Installed on demand rather than in Start(), so that a process that never waits
+  // (a test) keeps the default SIGINT behaviour.
+  CatchSignalsLocked();
   state_changed_.wait(lock, [this] { return signaled_ || stopped_; });
   if (signals_) {
     // Restores the default dispositions: a second Ctrl-C during a slow shutdown kills

@@ -55,6 +55,10 @@ class Server {
   // until Stop() is called. The signals are caught only while it waits; on return
   // their default action is restored, so a second Ctrl-C ends a stuck shutdown.
   virtual void WaitForSignal() = 0;
+  // Starts catching SIGINT and SIGTERM now, so that a signal arriving before
+  // WaitForSignal() (right after the ready line, say) is not lost to the default
+  // action. WaitForSignal() calls it if nobody has.
+  virtual void CatchSignals() = 0;
 };
 
 }  // namespace orrery::http

@@ -472,5 +472,22 @@ TEST(ServerTest, WaitForSignalReturnsOnSigtermAndRestoresTheDefault) {
   server->Stop();
 }
 
+// The serve command catches signals before printing its ready line: a SIGTERM that
+// arrives between the two must still end the wait rather than kill the process.
+TEST(ServerTest, SignalCaughtBeforeTheWaitIsNotLost) {
+  auto server = StartServer(PlainOptions());
+  ASSERT_NE(server, nullptr);
+  server->CatchSignals();
+  struct sigaction action {};
+  ::sigaction(SIGTERM, nullptr, &action);
+  ASSERT_NE(action.sa_handler, SIG_DFL);
+  ASSERT_EQ(::raise(SIGTERM), 0);
+  std::thread waiter([&] { server->WaitForSignal(); });
+  waiter.join();
+  ::sigaction(SIGTERM, nullptr, &action);
+  EXPECT_EQ(action.sa_handler, SIG_DFL);
+  server->Stop();
+}
+
 }  // namespace
 }  // namespace orrery::http
