@@ -12,7 +12,7 @@ ARGS        ?=
 # missing ones.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev clang-format
+  libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev clang-format
 # Node.js comes from Debian only where no `node`/`npm` is installed already (a newer
 # Node from elsewhere must not be replaced by Debian's).
 NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm)
