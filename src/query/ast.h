@@ -17,6 +17,7 @@
 
 namespace orrery::query {
 struct FunctionInfo;
+struct BoundSubquery;
 }  // namespace orrery::query
 
 namespace orrery::query::ast {
@@ -196,7 +197,8 @@ struct CallExpr : Expr {
   bool is_udf;
   std::vector<ExprPtr> args;
   const FunctionInfo* function = nullptr;  // binder: the built-in
-  int aggregate = -1;  // binder: for an aggregate call, its index in BoundQuery::aggregates
+  int aggregate = -1;     // binder: for an aggregate call, its index in BoundQuery::aggregates
+  int64_t now_ticks = 0;  // binder: the query's one clock reading, for GetCurrent*
 };
 
 struct Query;
@@ -208,6 +210,8 @@ struct SubqueryExpr : Expr {
   ~SubqueryExpr() override;
   SubqueryKind subquery_kind;
   std::unique_ptr<Query> query;
+  // binder: how to run `query` (binder.h, subquery.h).
+  const BoundSubquery* bound = nullptr;
 };
 
 // ---- Clauses ----
@@ -242,6 +246,8 @@ struct FromSource {
   // identifier names the container (any name); in a JOIN it is an alias in scope.
   ExprPtr collection;
   std::unique_ptr<Query> subquery;  // kSubquery
+  // binder: for kSubquery, how to run `subquery` (binder.h, subquery.h).
+  const BoundSubquery* bound_subquery = nullptr;
   std::string alias;
   SourceRange alias_range;
   SourceRange range;

@@ -23,7 +23,27 @@ class Binder {
       : text_(text), parameters_(parameters) {}
 
   Result<BoundQuery> Run(std::unique_ptr<ast::Query> query) {
-    ast::Query& q = *query;
+    // The top-level aliases keep slots 1..n (binder.h); subqueries number theirs after.
+    next_slot_ = static_cast<int>(query->from.size()) + 1;
+    ORRERY_RETURN_IF_ERROR(BindBody(*query));
+    bound_.slot_count = next_slot_;
+    bound_.query = std::move(query);
+    return std::move(bound_);
+  }
+
+ private:
+  // A binder for a subquery of `parent`: it sees the parent's aliases (correlation,
+  // query-language.md §4.6) and shares its slot space and parameters. With
+  // `container_source` its first FROM source names the container, as at the top level
+  // (the subquery is the first FROM source of the top-level query).
+  Binder(Binder& parent, bool container_source)
+      : text_(parent.text_),
+        parameters_(parent.parameters_),
+        parent_(&parent),
+        root_(parent.root_),
+        container_source_(container_source) {}
+
+  Status BindBody(ast::Query& q) {
     ORRERY_RETURN_IF_ERROR(BindFrom(q));
     ORRERY_RETURN_IF_ERROR(BindSelect(q));
     if (q.where) {
@@ -34,13 +54,9 @@ class Binder {
     }
     ORRERY_RETURN_IF_ERROR(BindOrderBy(q));
     ORRERY_RETURN_IF_ERROR(BindAggregation(q));
-    ORRERY_RETURN_IF_ERROR(BindCounts(q));
-    bound_.slot_count = static_cast<int>(q.from.size()) + 1;
-    bound_.query = std::move(query);
-    return std::move(bound_);
+    return BindCounts(q);
   }
 
- private:
   Status Error(SourceRange range, std::string_view code, std::string_view message) const {
     return QueryError(text_, range, code, message);
   }
@@ -58,10 +74,10 @@ class Binder {
   Status BindFrom(ast::Query& q) {
     for (size_t i = 0; i < q.from.size(); ++i) {
       ast::FromSource& source = q.from[i];
+      const bool names_container = i == 0 && (parent_ == nullptr || container_source_);
       if (source.kind == ast::SourceKind::kSubquery) {
-        return Unsupported(source.range, "Subqueries in FROM are");
-      }
-      if (i == 0) {
+        ORRERY_RETURN_IF_ERROR(BindSourceSubquery(source, names_container));
+      } else if (names_container) {
         // The first identifier names the container, whatever it is called.
         RootIdentifier(*source.collection).slot = kItemSlot;
       } else {
@@ -73,10 +89,43 @@ class Binder {
                        "The alias '" + source.alias + "' is used more than once.");
         }
       }
-      source.slot = static_cast<int>(i) + 1;
+      source.slot = parent_ == nullptr ? static_cast<int>(i) + 1 : root_->next_slot_++;
       scope_.emplace_back(source.alias, source.slot);
     }
     return Status::Ok();
+  }
+
+  // `(SELECT ...) AS x` binds x to each value the subquery yields. As the first source
+  // of the top-level query it runs once per item; results that need every item first
+  // (aggregates, DISTINCT, ORDER BY, TOP, OFFSET) would need a two-stage pipeline.
+  Status BindSourceSubquery(ast::FromSource& source, bool names_container) {
+    ORRERY_ASSIGN_OR_RETURN(source.bound_subquery, BindSubquery(*source.subquery, names_container));
+    const BoundSubquery& sub = *source.bound_subquery;
+    if (names_container && (sub.is_aggregate || sub.query->select.distinct ||
+                            !sub.query->order_by.empty() || sub.top || sub.offset)) {
+      return Unsupported(source.range,
+                         "Subqueries over the container that aggregate, sort, de-duplicate or "
+                         "page are");
+    }
+    return Status::Ok();
+  }
+
+  // Binds `q` as a subquery of this query; the result lives in the top-level BoundQuery.
+  Result<const BoundSubquery*> BindSubquery(ast::Query& q, bool container_source) {
+    Binder child(*this, container_source);
+    ORRERY_RETURN_IF_ERROR(child.BindBody(q));
+    auto sub = std::make_unique<BoundSubquery>();
+    sub->query = &q;
+    sub->slot_count = root_->next_slot_;
+    sub->aggregates = std::move(child.bound_.aggregates);
+    sub->is_aggregate = child.bound_.is_aggregate;
+    sub->is_correlated = child.correlated_;
+    sub->top = child.bound_.top;
+    sub->offset = child.bound_.offset;
+    sub->limit = child.bound_.limit;
+    const BoundSubquery* result = sub.get();
+    root_->bound_.subqueries.push_back(std::move(sub));
+    return result;
   }
 
   static ast::IdentifierExpr& RootIdentifier(ast::Expr& collection) {
@@ -220,6 +269,13 @@ class Binder {
                        "' is invalid in the select list because it is not contained in either "
                        "an aggregate function or the GROUP BY clause.");
     }
+    // The projection of a group has no row for a correlated subquery to read.
+    if (expr.kind == ast::ExprKind::kSubquery &&
+        ast::As<ast::SubqueryExpr>(expr).bound->is_correlated) {
+      return Error(expr.range, kSemanticError,
+                   "A subquery that refers to the row is invalid in the select list because it "
+                   "is not contained in either an aggregate function or the GROUP BY clause.");
+    }
     Status status;
     ast::VisitChildren(expr, [&](ExprPtr& child) {
       if (status.ok()) {
@@ -277,7 +333,7 @@ class Binder {
       case ast::ExprKind::kCall:
         return BindCall(ast::As<ast::CallExpr>(*expr), clause);
       case ast::ExprKind::kSubquery:
-        return Unsupported(expr->range, "Subqueries are");
+        return BindExprSubquery(ast::As<ast::SubqueryExpr>(*expr), clause);
       case ast::ExprKind::kLike: {
         const auto& like = ast::As<ast::LikeExpr>(*expr);
         if (like.escape && Utf16Length(*like.escape) != 1) {
@@ -302,13 +358,46 @@ class Binder {
     return status;
   }
 
+  // Aggregates may not take subqueries (the message is the service's), and GROUP BY
+  // keys may not be subqueries (query-language.md §4.8).
+  Status BindExprSubquery(ast::SubqueryExpr& subquery, Clause clause) {
+    if (clause == Clause::kAggregateArgument) {
+      return Error(subquery.range, kSemanticError,
+                   "Cannot perform an aggregate function on an expression containing an "
+                   "aggregate or a subquery.");
+    }
+    if (clause == Clause::kGroupBy) {
+      return Error(subquery.range, kSemanticError,
+                   "Subqueries are not allowed in the GROUP BY clause.");
+    }
+    ORRERY_ASSIGN_OR_RETURN(subquery.bound, BindSubquery(*subquery.query, false));
+    return Status::Ok();
+  }
+
+  // The slot of the alias `name` in this query or, for a subquery, an enclosing one
+  // (which makes the subquery correlated); -1 when no alias has that name. Inner
+  // aliases hide outer ones of the same name.
+  int Resolve(const std::string& name) {
+    for (const auto& [alias, slot] : scope_) {
+      if (alias == name) {
+        return slot;
+      }
+    }
+    if (parent_ == nullptr) {
+      return -1;
+    }
+    const int slot = parent_->Resolve(name);
+    if (slot >= 0) {
+      correlated_ = true;
+    }
+    return slot;
+  }
+
   Status BindIdentifier(ExprPtr& expr) {
     auto& identifier = ast::As<ast::IdentifierExpr>(*expr);
-    for (const auto& [name, slot] : scope_) {
-      if (name == identifier.name) {
-        identifier.slot = slot;
-        return Status::Ok();
-      }
+    if (const int slot = Resolve(identifier.name); slot >= 0) {
+      identifier.slot = slot;
+      return Status::Ok();
     }
     // The service reads these bare words as numbers (query-language.md §2).
     if (identifier.name == "NaN" || identifier.name == "Infinity") {
@@ -349,6 +438,7 @@ class Binder {
       return Error(call.range, kWrongArgumentCount, ArgumentCountMessage(*function));
     }
     call.function = function;
+    call.now_ticks = root_->now_ticks_;
     if (!function->is_aggregate()) {
       return BindChildren(call, clause);
     }
@@ -382,6 +472,14 @@ class Binder {
   const std::vector<Parameter>& parameters_;
   std::vector<std::pair<std::string, int>> scope_;
   BoundQuery bound_;
+  Binder* parent_ = nullptr;  // the enclosing query's binder, for a subquery
+  Binder* root_ = this;       // the top-level binder: slot counter, subquery owner
+  bool container_source_ = false;
+  bool correlated_ = false;  // an identifier resolved in an enclosing query
+  int next_slot_ = 1;        // top-level binder only: the next free slot
+  // Top-level binder: the clock read once per query, so every row sees the same
+  // GetCurrentDateTime() (query-language.md §5.7).
+  const int64_t now_ticks_ = CurrentTicks();
 };
 
 }  // namespace

@@ -21,8 +21,24 @@ namespace orrery::query {
 // source refers to); the alias of from[i] lives in slot i + 1.
 inline constexpr int kItemSlot = 0;
 
+// A subquery, in an expression or as a FROM source (query-language.md §4.6), as the
+// binder leaves it. Its aliases take slots after those of the enclosing queries, in one
+// slot space per top-level query, so a run copies the outer bindings and adds its own.
+struct BoundSubquery {
+  const ast::Query* query = nullptr;  // in the tree
+  // Slots [0, slot_count) cover its aliases and those of the subqueries inside it.
+  int slot_count = 1;
+  std::vector<const ast::CallExpr*> aggregates;  // as in BoundQuery
+  bool is_aggregate = false;
+  bool is_correlated = false;  // reads an alias of an enclosing query
+  std::optional<int64_t> top;
+  std::optional<int64_t> offset;
+  std::optional<int64_t> limit;
+};
+
 struct BoundQuery {
   std::unique_ptr<ast::Query> query;
+  // Every slot, including those of subqueries.
   int slot_count = 1;
   // The aggregate calls of the SELECT clause, numbered by CallExpr::aggregate.
   std::vector<const ast::CallExpr*> aggregates;
@@ -31,6 +47,9 @@ struct BoundQuery {
   std::optional<int64_t> top;
   std::optional<int64_t> offset;
   std::optional<int64_t> limit;
+  // Owns the subqueries the tree's SubqueryExpr::bound and FromSource::bound_subquery
+  // point to, at any depth.
+  std::vector<std::unique_ptr<BoundSubquery>> subqueries;
 };
 
 // `text` is the query text `query` was parsed from (for error positions).

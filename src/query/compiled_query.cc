@@ -15,6 +15,7 @@
 #include "query/ordering.h"
 #include "query/parser.h"
 #include "query/query.h"
+#include "query/subquery.h"
 #include "query/unicode.h"
 
 namespace orrery::query {
@@ -69,12 +70,13 @@ class CompiledQueryImpl final : public CompiledQuery {
   Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const override {
     std::vector<const json::Value*> slots(static_cast<size_t>(bound_.slot_count), nullptr);
     slots[kItemSlot] = &document;
+    Status error;  // a scalar subquery with several values (query-language.md §4.6)
     if (query_.from.empty()) {
-      EmitBinding(slots, out);
+      EmitBinding(slots, out, error);
     } else {
-      BindSource(0, slots, out);
+      BindSource(0, slots, out, error);
     }
-    return Status::Ok();
+    return error;
   }
 
   bool needs_full_result() const override {
@@ -114,32 +116,44 @@ class CompiledQueryImpl final : public CompiledQuery {
 
   // Binds from[index] and every later source (each JOIN multiplies the rows), then
   // emits the rows of each complete binding.
-  void BindSource(size_t index, std::vector<const json::Value*>& slots,
-                  std::vector<Row>& out) const {
+  void BindSource(size_t index, std::vector<const json::Value*>& slots, std::vector<Row>& out,
+                  Status& error) const {
     if (index == query_.from.size()) {
-      EmitBinding(slots, out);
+      EmitBinding(slots, out, error);
       return;
     }
     const ast::FromSource& source = query_.from[index];
     const auto slot = static_cast<size_t>(source.slot);
-    const Cell value = Evaluate(*source.collection, Frame{.slots = slots});
+    if (source.kind == ast::SourceKind::kSubquery) {
+      // (SELECT ...) AS x binds x to each value the subquery yields.
+      const std::vector<json::Value> values =
+          RunSubquery(*source.bound_subquery, Frame{.slots = slots, .error = &error});
+      for (const json::Value& value : values) {
+        slots[slot] = &value;
+        BindSource(index + 1, slots, out, error);
+      }
+      slots[slot] = nullptr;
+      return;
+    }
+    const Cell value = Evaluate(*source.collection, Frame{.slots = slots, .error = &error});
     if (source.kind == ast::SourceKind::kIterate) {
       // A missing or non-array collection yields no rows, like an inner join.
       if (value.get().is_array()) {
         for (const json::Value& element : value.get().as_array()) {
           slots[slot] = &element;
-          BindSource(index + 1, slots, out);
+          BindSource(index + 1, slots, out, error);
         }
       }
     } else if (!value.get().is_undefined()) {
       slots[slot] = &value.get();
-      BindSource(index + 1, slots, out);
+      BindSource(index + 1, slots, out, error);
     }
     slots[slot] = nullptr;
   }
 
-  void EmitBinding(const std::vector<const json::Value*>& slots, std::vector<Row>& out) const {
-    const Frame frame{.slots = slots};
+  void EmitBinding(const std::vector<const json::Value*>& slots, std::vector<Row>& out,
+                   Status& error) const {
+    const Frame frame{.slots = slots, .error = &error};
     // WHERE keeps a row only when the predicate is exactly true (§4.3).
     if (query_.where && !IsTrue(Evaluate(*query_.where, frame).get())) {
       return;

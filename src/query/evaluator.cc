@@ -6,6 +6,7 @@
 #include "query/functions.h"
 #include "query/like.h"
 #include "query/operators.h"
+#include "query/subquery.h"
 #include "query/unicode.h"
 
 namespace orrery::query {
@@ -67,7 +68,7 @@ Cell EvaluateCall(const ast::CallExpr& e, const Frame& frame) {
     }
     return Cell::Ref((*frame.aggregates)[static_cast<size_t>(e.aggregate)]);
   }
-  if (e.function == nullptr || e.function->scalar == nullptr) {
+  if (e.function == nullptr || e.function->is_aggregate()) {
     return Cell();
   }
   std::vector<Cell> cells;
@@ -80,7 +81,7 @@ Cell EvaluateCall(const ast::CallExpr& e, const Frame& frame) {
   for (const Cell& cell : cells) {
     args.push_back(&cell.get());
   }
-  return Cell::Own(e.function->scalar(args));
+  return Cell::Own(CallFunction(*e.function, args, CallContext{.now_ticks = e.now_ticks}));
 }
 
 Cell EvaluateBinary(const ast::BinaryExpr& e, const Frame& frame) {
@@ -216,8 +217,7 @@ Cell Evaluate(const ast::Expr& expr, const Frame& frame) {
     case ast::ExprKind::kCall:
       return EvaluateCall(ast::As<ast::CallExpr>(expr), frame);
     case ast::ExprKind::kSubquery:
-      // The binder rejects subqueries in this version.
-      return Cell();
+      return EvaluateSubquery(ast::As<ast::SubqueryExpr>(expr), frame);
   }
   return Cell();
 }

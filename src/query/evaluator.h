@@ -1,12 +1,14 @@
 #pragma once
 
 // Evaluator: computes the value of a bound expression for one set of alias bindings.
-// Evaluation never fails: type mismatches give undefined (query-language.md §4.1).
+// Type mismatches give undefined (query-language.md §4.1). The one run-time error, a
+// scalar subquery with several results (§4.6), is recorded in Frame::error.
 
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "common/status.h"
 #include "json/value.h"
 #include "query/ast.h"
 
@@ -43,6 +45,9 @@ struct Frame {
   std::span<const json::Value* const> slots;
   const std::vector<json::Value>* aggregates = nullptr;
   const std::vector<json::Value>* group_keys = nullptr;
+  // Receives the first run-time error (BadRequest); the failing expression gives
+  // undefined and evaluation goes on. Null: such errors are dropped.
+  Status* error = nullptr;
 };
 
 // REQUIRES: `expr` was bound; every slot it reads is set in `frame`.

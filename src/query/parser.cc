@@ -17,6 +17,8 @@ struct ParseFailure {
   Status status;
 };
 
+constexpr size_t kMaxJoins = 10;
+
 SourceRange Span(SourceRange from, SourceRange to) { return SourceRange{from.start, to.end}; }
 
 // One binary precedence level: the operators it accepts, loosest level first.
@@ -110,7 +112,14 @@ class Parser {
     ParseSelect(query->select);
     if (Accept(TokenKind::kFrom)) {
       query->from.push_back(ParseSource());
-      while (Accept(TokenKind::kJoin)) {
+      while (At(TokenKind::kJoin)) {
+        const SourceRange join = Peek().range;
+        Expect(TokenKind::kJoin);
+        // The service allows at most 10 JOINs per query (query-language.md §4.12, §6).
+        if (query->from.size() > kMaxJoins) {
+          throw ParseFailure{QueryError(text_, join, kSemanticError,
+                                        "The query exceeds the maximum of 10 JOINs.")};
+        }
         query->from.push_back(ParseSource());
       }
     }

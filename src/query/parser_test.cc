@@ -185,6 +185,19 @@ TEST(ParserTest, ErrorOffsetsCountCharactersNotBytes) {
             "SC1001 11-12: Syntax error, incorrect syntax near '#'.");
 }
 
+TEST(ParserTest, AtMostTenJoins) {
+  std::string text = "SELECT VALUE 1 FROM c";
+  for (int i = 0; i < 10; ++i) {
+    text += " JOIN t" + std::to_string(i) + " IN c.a";
+  }
+  EXPECT_TRUE(Parse(text).ok());
+  const auto eleventh = static_cast<int>(text.size()) + 1;
+  text += " JOIN u IN c.a";
+  EXPECT_EQ(ErrorSummary(text), "SC2000 " + std::to_string(eleventh) + "-" +
+                                    std::to_string(eleventh + 4) +
+                                    ": The query exceeds the maximum of 10 JOINs.");
+}
+
 TEST(ParserTest, InNeedsAParenthesizedList) {
   EXPECT_EQ(ErrorSummary("SELECT * FROM c WHERE c.a IN @list"),
             "SC1001 29-34: Syntax error, incorrect syntax near '@list'.");
