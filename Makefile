@@ -12,7 +12,8 @@ ARGS        ?=
 # missing ones.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev clang-format
+  libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev clang-format \
+  clang libclang-rt-14-dev
 # Node.js comes from Debian only where no `node`/`npm` is installed already (a newer
 # Node from elsewhere must not be replaced by Debian's).
 NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm)
@@ -60,7 +61,7 @@ e2e-test: build npm-deps
 	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=memory sh tests/e2e/run.sh
 	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=disk sh tests/e2e/run.sh
 
-test: deps build unit-test e2e-test
+test: deps build unit-test e2e-test fuzz
 
 # Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: apt-deps
@@ -68,6 +69,27 @@ test-asan: apt-deps
 	  -DORRERY_SANITIZE=address,undefined -DORRERY_BUILD_BENCH=OFF
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+# The query parser/binder/evaluator under libFuzzer with ASan and UBSan (clang), for
+# FUZZ_SECONDS, from a scratch copy of the seed corpus (fuzz/corpus/ stays as it is).
+# Any crash, sanitizer report, leak, >10 s input or >2 GB RSS fails; the reproducer is
+# left in $(FUZZ_DIR)/artifacts/.
+FUZZ_DIR     ?= build-fuzz
+FUZZ_SECONDS ?= 30
+
+.PHONY: fuzz
+fuzz: apt-deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -G "$(GENERATOR)" \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORRERY_FUZZ=ON \
+	  -DORRERY_SANITIZE=fuzzer-no-link,address,undefined \
+	  -DORRERY_BUILD_TESTS=OFF -DORRERY_BUILD_BENCH=OFF
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target orrery_query_parser_fuzz
+	@corpus=$$(mktemp -d); trap 'rm -rf "$$corpus"' EXIT; \
+	cp fuzz/corpus/query_parser/* "$$corpus"/ && mkdir -p $(FUZZ_DIR)/artifacts && \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	./$(FUZZ_DIR)/orrery_query_parser_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=2048 -max_len=4096 -dict=fuzz/query.dict -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ "$$corpus"
 
 bench: deps build
 	sh bench/point_ops.sh

@@ -3,10 +3,12 @@
 #include <functional>
 
 #include "common/encoding.h"
+#include "engine/continuation_token.h"
 #include "engine/etag.h"
 #include "engine/item_record.h"
 #include "engine/item_rules.h"
 #include "engine/resource_id.h"
+#include "index/index_key.h"
 #include "json/json.h"
 #include "storage/keys.h"
 
@@ -20,44 +22,6 @@ constexpr const char* kNotFound = "Entity with the specified id does not exist i
 constexpr const char* kConflict = "Entity with the specified id already exists in the system.";
 constexpr const char* kPreconditionFailed =
     "Operation cannot be performed because one of the specified precondition is not met.";
-constexpr const char* kInvalidContinuation = "Invalid Continuation Token";
-
-// Continuation tokens are opaque to clients. Forms (before base64):
-//   "K<n>:<key suffix>"  resume after this item key; n rows already returned (for TOP)
-//   "O<offset>"          resume a fully evaluated result at this row
-std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted) {
-  return Base64Encode("K" + std::to_string(emitted) + ":" + std::string(key_suffix));
-}
-std::string EncodeOffsetToken(size_t offset) { return Base64Encode("O" + std::to_string(offset)); }
-
-struct DecodedToken {
-  bool is_offset = false;
-  int64_t number = 0;
-  std::string key_suffix;
-};
-
-Result<DecodedToken> DecodeToken(std::string_view token) {
-  std::optional<std::string> raw = Base64Decode(token);
-  if (!raw || raw->size() < 2 || ((*raw)[0] != 'K' && (*raw)[0] != 'O')) {
-    return Status::BadRequest(kInvalidContinuation);
-  }
-  DecodedToken out;
-  out.is_offset = (*raw)[0] == 'O';
-  size_t colon = out.is_offset ? raw->size() : raw->find(':');
-  if (colon == std::string::npos) {
-    return Status::BadRequest(kInvalidContinuation);
-  }
-  std::string digits = raw->substr(1, colon - 1);
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
-      digits.size() > 18) {
-    return Status::BadRequest(kInvalidContinuation);
-  }
-  out.number = std::stoll(digits);
-  if (!out.is_offset) {
-    out.key_suffix = raw->substr(colon + 1);
-  }
-  return out;
-}
 
 // The _rid of a stored item. System properties are appended after every user member,
 // so the last "_rid" member of the text is the item's own, never a nested one.
@@ -71,16 +35,26 @@ std::optional<std::string> RidOf(std::string_view json) {
   return std::string(json.substr(start, end - start));
 }
 
+// The policy was validated when the container was created or replaced; a record
+// that somehow fails to parse falls back to the default (index everything).
+index::IndexingPolicy ParsePolicy(const json::Value& resource) {
+  const json::Value* policy = resource.Find("indexingPolicy");
+  if (policy == nullptr) return index::IndexingPolicy();
+  Result<index::IndexingPolicy> parsed = index::IndexingPolicy::Parse(*policy);
+  return parsed.ok() ? std::move(*parsed) : index::IndexingPolicy();
+}
+
 }  // namespace
 
 Container::Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
                      std::shared_ptr<ContainerWriteState> write_state)
     : settings_(std::move(settings)),
+      indexing_(ParsePolicy(settings_.resource)),
       store_(store),
       clock_(clock),
       write_state_(std::move(write_state)) {}
 
-std::mutex& Container::StripeFor(std::string_view key) {
+std::mutex& Container::StripeFor(std::string_view key) const {
   auto& stripes = write_state_->stripes;
   return stripes[std::hash<std::string_view>{}(key) % stripes.size()];
 }
@@ -160,6 +134,8 @@ Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
 
   storage::WriteBatch batch;
   batch.Put(key, EncodeItemRecord(props.etag, result.json));
+  AddIndexChanges(batch, old ? IndexKeysOf(old->json, epk, id) : std::vector<std::string>{},
+                  IndexKeysOf(item, epk, id));
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
   return result;
 }
@@ -208,6 +184,7 @@ Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key
   ORRERY_ASSIGN_OR_RETURN(result.lsn, write_state_->item_numbers->Next());
   storage::WriteBatch batch;
   batch.Delete(storage_key);
+  AddIndexChanges(batch, IndexKeysOf(record->json, epk, id), {});
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
   return result;
 }
@@ -273,83 +250,10 @@ Result<FeedPage> Container::ReadFeed(const ReadScope& scope, int max_items,
   return page;
 }
 
-Result<FeedPage> Container::Query(const query::CompiledQuery& query, const ReadScope& scope,
-                                  int max_items, std::string_view continuation) const {
-  DecodedToken token;
-  if (!continuation.empty()) {
-    ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
-    if (token.is_offset != query.needs_full_result()) {
-      return Status::BadRequest(kInvalidContinuation);
-    }
-  }
-  FeedPage page;
-  page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);
-  std::vector<query::Row> rows;
-  Status eval_status;
-
-  if (!query.reads_items()) {
-    // `SELECT VALUE 1 + 2`: one evaluation, whatever the container holds.
-    ORRERY_RETURN_IF_ERROR(query.EvaluateDocument(json::Value(), rows));
-    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(rows)));
-    for (const auto& value : result) page.documents.push_back(json::Write(value));
-    return page;
-  }
-
-  if (query.needs_full_result()) {
-    ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {
-      page.loaded_bytes += json.size();
-      ++page.loaded_count;
-      Result<json::Value> doc = json::Parse(json);
-      if (!doc.ok()) return true;
-      eval_status = query.EvaluateDocument(*doc, rows);
-      return eval_status.ok();
-    }));
-    ORRERY_RETURN_IF_ERROR(eval_status);
-    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(rows)));
-    size_t start = static_cast<size_t>(token.number);
-    if (start > result.size()) return Status::BadRequest(kInvalidContinuation);
-    size_t end = std::min(result.size(), start + static_cast<size_t>(max_items));
-    for (size_t i = start; i < end; ++i) page.documents.push_back(json::Write(result[i]));
-    if (end < result.size()) page.continuation = EncodeOffsetToken(end);
-    return page;
-  }
-
-  const std::optional<int64_t> top = query.top();
-  int64_t emitted = token.number;
-  std::string last_key;
-  bool more = false;
-  ORRERY_RETURN_IF_ERROR(
-      ScanScope(scope, token.key_suffix, [&](std::string_view key, std::string_view json) {
-        if (top && emitted >= *top) return false;
-        if (static_cast<int>(page.documents.size()) >= max_items) {
-          more = true;
-          return false;
-        }
-        page.loaded_bytes += json.size();
-        ++page.loaded_count;
-        Result<json::Value> doc = json::Parse(json);
-        if (!doc.ok()) return true;
-        rows.clear();
-        eval_status = query.EvaluateDocument(*doc, rows);
-        if (!eval_status.ok()) return false;
-        for (auto& row : rows) {
-          if (top && emitted >= *top) break;
-          page.documents.push_back(json::Write(row.value));
-          ++emitted;
-        }
-        last_key.assign(key);
-        return true;
-      }));
-  ORRERY_RETURN_IF_ERROR(eval_status);
-  if (more && !(top && emitted >= *top)) {
-    page.continuation = EncodeKeyToken(last_key, emitted);
-  }
-  return page;
-}
-
 void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.DeleteRange(storage::keys::ItemsFrom(settings_.number, ""),
                     storage::keys::ItemsEnd(settings_.number));
+  batch.DeleteRange(index::ContainerBegin(settings_.number), index::ContainerEnd(settings_.number));
 }
 
 }  // namespace orrery::engine

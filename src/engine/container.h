@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "engine/number_allocator.h"
 #include "engine/partition/partition_key.h"
 #include "engine/partition_map.h"
+#include "index/indexing_policy.h"
 #include "json/value.h"
 #include "query/query.h"
 #include "storage/store.h"
@@ -65,8 +67,11 @@ struct ReadScope {
 struct FeedPage {
   std::vector<std::string> documents;  // JSON texts
   std::optional<std::string> continuation;
-  size_t loaded_bytes = 0;
+  size_t loaded_bytes = 0;  // items read from storage (query metrics: retrieved)
   size_t loaded_count = 0;
+  size_t index_entries = 0;  // range-index entries read
+  double index_lookup_ms = 0;
+  double document_load_ms = 0;
   int partitions_touched = 1;
 };
 
@@ -75,6 +80,12 @@ struct FeedPage {
 struct ContainerWriteState {
   std::unique_ptr<NumberAllocator> item_numbers;
   std::array<std::mutex, 64> stripes;
+  // False while the range index is rebuilt after an indexing-policy change; queries
+  // then scan instead of trusting a partial index.
+  std::atomic<bool> index_ready{true};
+  std::atomic<int> reindex_percent{100};
+  // Bumped by each policy change; a rebuild that sees a newer one stops.
+  std::atomic<uint64_t> index_generation{0};
 };
 
 class Container {
@@ -107,18 +118,41 @@ class Container {
   // The scope of a whole container, or of one physical partition.
   ReadScope FullScope() const { return ReadScope{}; }
 
-  // Removes the container's items (part of deleting the container).
+  // Removes the container's items and index (part of deleting the container).
   void AddDropToBatch(storage::WriteBatch& batch) const;
 
+  const index::IndexingPolicy& indexing_policy() const { return indexing_; }
+  // Rebuilds the whole range index under the current policy (after a policy change),
+  // reporting progress in write_state()->reindex_percent. Runs alongside writes.
+  // `generation` is write_state()->index_generation when the rebuild was started.
+  Status RebuildIndex(uint64_t generation) const;
+
  private:
-  std::mutex& StripeFor(std::string_view key);
+  std::mutex& StripeFor(std::string_view key) const;
   std::string KeyFor(std::string_view epk, std::string_view id) const;
   Result<std::string> EpkOf(const partition::PartitionKeyValue& key) const;
   Status ScanScope(
       const ReadScope& scope, std::string_view resume_after,
       const std::function<bool(std::string_view key, std::string_view json)>& visit) const;
 
+  // Index entries of an item version (empty when the text is not an item).
+  std::vector<std::string> IndexKeysOf(std::string_view json, std::string_view epk,
+                                       std::string_view id) const;
+  std::vector<std::string> IndexKeysOf(const json::Value& item, std::string_view epk,
+                                       std::string_view id) const;
+  // Replaces the old version's index entries by the new one's in `batch`.
+  static void AddIndexChanges(storage::WriteBatch& batch, const std::vector<std::string>& old_keys,
+                              const std::vector<std::string>& new_keys);
+
+  // Query execution (container_query.cc).
+  struct QueryRun;
+  Status CollectOrderedRows(QueryRun& run) const;
+  Status CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
+                              std::vector<std::string>& keys) const;
+  Result<std::optional<std::string>> LoadItem(QueryRun& run, std::string_view key_suffix) const;
+
   ContainerSettings settings_;
+  index::IndexingPolicy indexing_;
   storage::Store& store_;
   const Clock& clock_;
   std::shared_ptr<ContainerWriteState> write_state_;

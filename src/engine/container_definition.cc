@@ -2,6 +2,7 @@
 
 #include "common/encoding.h"
 #include "engine/item_rules.h"
+#include "index/indexing_policy.h"
 
 namespace orrery::engine {
 namespace {
@@ -56,6 +57,7 @@ Result<json::Value> NormalizeIndexingPolicy(const json::Value* given) {
                                 " must be an array.");
     }
   }
+  ORRERY_RETURN_IF_ERROR(index::IndexingPolicy::Parse(policy).status());
   return policy;
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "query/access_path_builder.h"
 #include "query/aggregate.h"
 #include "query/binder.h"
 #include "query/errors.h"
@@ -65,7 +66,10 @@ constexpr size_t kMaxQueryCharacters = 524288;
 
 class CompiledQueryImpl final : public CompiledQuery {
  public:
-  explicit CompiledQueryImpl(BoundQuery bound) : bound_(std::move(bound)), query_(*bound_.query) {}
+  explicit CompiledQueryImpl(BoundQuery bound)
+      : bound_(std::move(bound)), query_(*bound_.query), shape_(BuildAccessShape(bound_)) {}
+
+  const AccessShape& access_shape() const override { return shape_; }
 
   Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const override {
     std::vector<const json::Value*> slots(static_cast<size_t>(bound_.slot_count), nullptr);
@@ -85,6 +89,8 @@ class CompiledQueryImpl final : public CompiledQuery {
   }
 
   std::optional<int64_t> top() const override { return bound_.top; }
+  std::optional<int64_t> offset() const override { return bound_.offset; }
+  std::optional<int64_t> limit() const override { return bound_.limit; }
 
   bool reads_items() const override { return !query_.from.empty(); }
 
@@ -317,6 +323,7 @@ class CompiledQueryImpl final : public CompiledQuery {
 
   BoundQuery bound_;
   const ast::Query& query_;
+  const AccessShape shape_;
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "common/status.h"
 #include "json/value.h"
+#include "query/access_path.h"
 
 namespace orrery::query {
 
@@ -42,6 +43,9 @@ class CompiledQuery {
   // streamed in storage order and only TOP applies.
   virtual bool needs_full_result() const = 0;
   virtual std::optional<int64_t> top() const = 0;
+  // OFFSET and LIMIT (both or neither).
+  virtual std::optional<int64_t> offset() const = 0;
+  virtual std::optional<int64_t> limit() const = 0;
 
   // False for a query without FROM (`SELECT VALUE 1 + 2`): it reads no items. Call
   // EvaluateDocument exactly once, with any document (an undefined Value will do), and
@@ -51,6 +55,9 @@ class CompiledQuery {
   // Turns all rows of the scope into the final result: sorts by the ORDER BY keys,
   // groups and aggregates, de-duplicates, applies OFFSET/LIMIT and TOP.
   virtual Result<std::vector<json::Value>> Finish(std::vector<Row> rows) const = 0;
+
+  // What an index can serve of this query (access_path.h).
+  virtual const AccessShape& access_shape() const = 0;
 };
 
 // Parses and binds. Errors: BadRequest with the service's error shape in the message

@@ -15,6 +15,9 @@ inline constexpr char kMetaSpace = '\x01';       // counters and high-water mark
 inline constexpr char kDatabaseSpace = '\x02';   // database records by id
 inline constexpr char kContainerSpace = '\x03';  // container records by (db id, id)
 inline constexpr char kItemSpace = '\x10';       // items by (container number, EPK, id)
+// Range-index entries by (container, physical partition, path, value, EPK, id); the
+// encoding below the prefix belongs to src/index/index_key.h.
+inline constexpr char kIndexSpace = '\x11';
 
 std::string Meta(std::string_view name);
 std::string Database(std::string_view database_id);

@@ -144,4 +144,23 @@ Status Store::Scan(std::string_view begin, std::string_view end,
   return FromRocks(it->status());
 }
 
+Status Store::ScanReverse(
+    std::string_view begin, std::string_view end,
+    const std::function<bool(std::string_view, std::string_view)>& visit) const {
+  rocksdb::ReadOptions read_options;
+  rocksdb::Slice lower = ToSlice(begin);
+  rocksdb::Slice upper = ToSlice(end);
+  read_options.iterate_lower_bound = &lower;
+  read_options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> it(rep_->db->NewIterator(read_options));
+  for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    rocksdb::Slice k = it->key();
+    rocksdb::Slice v = it->value();
+    if (!visit(std::string_view(k.data(), k.size()), std::string_view(v.data(), v.size()))) {
+      break;
+    }
+  }
+  return FromRocks(it->status());
+}
+
 }  // namespace orrery::storage

@@ -61,6 +61,9 @@ class Store {
   // The views are valid only during the call.
   Status Scan(std::string_view begin, std::string_view end,
               const std::function<bool(std::string_view, std::string_view)>& visit) const;
+  // The same keys in descending order (for index scans that serve ORDER BY ... DESC).
+  Status ScanReverse(std::string_view begin, std::string_view end,
+                     const std::function<bool(std::string_view, std::string_view)>& visit) const;
 
  private:
   struct Rep;

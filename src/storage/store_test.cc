@@ -49,6 +49,24 @@ TEST(StoreTest, ScanVisitsHalfOpenRangeInOrder) {
   EXPECT_EQ(seen, (std::vector<std::string>{"k1", "k2", "k3"}));
 }
 
+TEST(StoreTest, ScanReverseVisitsHalfOpenRangeBackwards) {
+  auto store = OpenInMemory();
+  WriteBatch batch;
+  for (std::string k : {"k3", "k1", "k2", "k4", "k5"}) {
+    batch.Put(k, k);
+  }
+  ASSERT_TRUE(store->Write(batch).ok());
+  std::vector<std::string> seen;
+  ASSERT_TRUE(store
+                  ->ScanReverse("k2", "k5",
+                                [&](std::string_view k, std::string_view) {
+                                  seen.emplace_back(k);
+                                  return seen.size() < 2;
+                                })
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"k4", "k3"}));
+}
+
 TEST(StoreTest, DeleteRangeRemovesOneContainersItems) {
   auto store = OpenInMemory();
   WriteBatch batch;

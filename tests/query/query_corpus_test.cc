@@ -3,8 +3,10 @@
 // engine::Account. Every case is its own test, named after its file and line, and runs
 // in several configurations: 1 and 4 physical partitions (plus `partitions=N` from the
 // container directive), each read in pages of 1000 and of 3 items (or only the case's
-// `max-items=N`), pages concatenated through continuation tokens. All must give the
-// expected answer. Files ending in .test_pending (functions not implemented yet) and
+// `max-items=N`), pages concatenated through continuation tokens, and once more with
+// the range index switched off (full scans). All must give the expected answer.
+// `indexing <policy JSON>` right after `container` sets the container's indexing
+// policy. Files ending in .test_pending (functions not implemented yet) and
 // .test_slow are not run here.
 //
 // Comparison: JSON structural equality (numbers by value, object members in any
@@ -40,7 +42,8 @@ namespace fs = std::filesystem;
 struct ContainerSpec {
   std::string name;
   std::vector<std::string> paths;
-  int partitions = 0;  // 0: only the default configurations
+  int partitions = 0;           // 0: only the default configurations
+  std::string indexing_policy;  // JSON; empty: the default policy
   std::vector<std::string> items;
 };
 
@@ -75,7 +78,7 @@ std::string Trim(std::string_view s) {
 }
 
 bool IsDirective(const std::string& line) {
-  for (const char* d : {"container", "insert", "query", "error", "skip", "require"}) {
+  for (const char* d : {"container", "indexing", "insert", "query", "error", "skip", "require"}) {
     std::string_view dv(d);
     if (StartsWith(line, dv) && (line.size() == dv.size() || line[dv.size()] == ' ')) {
       return true;
@@ -159,6 +162,17 @@ class FileParser {
             return Error(line_no, "unknown option");
           }
           spec->partitions = std::stoi(words[i].substr(11));
+        }
+        container_ = spec;
+        ++pos_;
+      } else if (StartsWith(line, "indexing ")) {
+        if (!container_ || !container_->items.empty()) {
+          return Error(line_no, "indexing <policy JSON> goes right after container");
+        }
+        auto spec = std::make_shared<ContainerSpec>(*container_);
+        spec->indexing_policy = Trim(line.substr(9));
+        if (!json::Parse(spec->indexing_policy).ok()) {
+          return Error(line_no, "bad indexing policy JSON");
         }
         container_ = spec;
         ++pos_;
@@ -323,6 +337,12 @@ class CaseRunner {
         RunResult result = Execute(*container, page_size);
         Check(result);
       }
+      // The same answers without the range index (as while it is rebuilt): every
+      // index plan is checked against a plain scan.
+      container->write_state()->index_ready = false;
+      SCOPED_TRACE("partitions=" + std::to_string(partitions) + " without the index");
+      Check(Execute(*container, page_sizes.back()));
+      container->write_state()->index_ready = true;
     }
   }
 
@@ -355,6 +375,9 @@ class CaseRunner {
     json::Value body = json::Value::MakeObject();
     body.Set("id", json::Value::String(name));
     body.Set("partitionKey", pk);
+    if (case_.container && !case_.container->indexing_policy.empty()) {
+      body.Set("indexingPolicy", J(case_.container->indexing_policy));
+    }
     auto created = account_->CreateContainer("db", body, {});
     EXPECT_TRUE(created.ok()) << created.status().ToString();
     auto container = account_->GetContainer("db", name);

@@ -1,0 +1,1 @@
+SELECT VALUE COUNT(c.z) FROM c

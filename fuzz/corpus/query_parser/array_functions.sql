@@ -1,0 +1,1 @@
+SELECT VALUE [ARRAY_CONTAINS(c.tags, 'x'), ARRAY_CONTAINS(c.children, {name: 'c1'}, true), ARRAY_SLICE(c.tags, -2, 1), ARRAY_CONCAT(c.tags, @a), SetUnion(c.tags, @a), SetIntersect(c.tags, [3]), CHOOSE(2, 'a', 'b'), ObjectToArray(c.o)] FROM c

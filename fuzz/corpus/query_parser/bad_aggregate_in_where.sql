@@ -1,0 +1,1 @@
+SELECT * FROM c WHERE COUNT(1) > 0

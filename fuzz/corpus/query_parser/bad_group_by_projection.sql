@@ -1,0 +1,1 @@
+SELECT c.id FROM c GROUP BY c.pk

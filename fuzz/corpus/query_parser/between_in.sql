@@ -1,0 +1,1 @@
+SELECT VALUE c.n FROM c WHERE c.n BETWEEN -5 AND 5 AND c.pk IN ('a', 'b', @s) AND c.id NOT IN ('9')

@@ -1,0 +1,1 @@
+SELECT VALUE [c.n & 3, c.n | 4, c.n ^ 1, ~c.n, c.n << 2, c.n >> 1, c.n >>> 1, c.s || '!'] FROM c

@@ -1,0 +1,1 @@
+select distinct value c.id from c where not (c.b = false) order by c.id desc

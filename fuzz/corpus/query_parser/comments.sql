@@ -1,0 +1,3 @@
+-- leading comment
+SELECT c.id -- trailing
+FROM c

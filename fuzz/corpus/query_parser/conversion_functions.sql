@@ -1,0 +1,1 @@
+SELECT VALUE [ToString(c.o), StringToNumber('1e3'), StringToArray('[1,2]'), StringToObject('{"a":1}'), StringToBoolean('true'), StringToNull('null'), IIF(c.b, 1, 2)] FROM c

@@ -1,0 +1,1 @@
+SELECT VALUE [DateTimeAdd('dd', 1, c.t), DateTimePart('yyyy', c.t), DateTimeDiff('hh', c.t, '2024-02-01T00:00:00Z'), DateTimeToTicks(c.t), TicksToDateTime(0), DateTimeFromParts(2024, 2, 29), DateTimeBin(c.t, 'hour', 2), IS_DATETIME(c.t)] FROM c

@@ -1,0 +1,1 @@
+SELECT DISTINCT c.pk FROM c

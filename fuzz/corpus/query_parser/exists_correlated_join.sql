@@ -1,0 +1,1 @@
+SELECT c.id, EXISTS(SELECT VALUE ch FROM ch IN c.children WHERE ch.age > c.n) AS any FROM c ORDER BY c.id

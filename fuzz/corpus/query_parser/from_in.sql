@@ -1,0 +1,1 @@
+SELECT VALUE t FROM t IN c.tags

@@ -1,0 +1,1 @@
+SELECT * FROM c.children ch WHERE ch.age > 1

@@ -1,0 +1,1 @@
+SELECT r.id FROM root r WHERE r["pk"] = 'a'

@@ -1,0 +1,1 @@
+SELECT c.pk, COUNT(1) AS n, SUM(c.n) AS total, AVG(c.d) AS avg FROM c GROUP BY c.pk

@@ -1,0 +1,1 @@
+SELECT VALUE {k: LOWER(c.s), m: MAX(c.n), mi: MIN(c.id)} FROM c GROUP BY LOWER(c.s)

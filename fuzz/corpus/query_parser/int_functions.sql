@@ -1,0 +1,1 @@
+SELECT VALUE [IntAdd(9223372036854775807, 1), IntDiv(c.n, 0), IntMod(-7, 3), IntBitLeftShift(1, 70), IntBitNot(c.n)] FROM c

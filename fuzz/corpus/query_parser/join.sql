@@ -1,0 +1,1 @@
+SELECT c.id, ch.name FROM c JOIN ch IN c.children WHERE ch.age >= 5

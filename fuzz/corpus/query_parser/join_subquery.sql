@@ -1,0 +1,1 @@
+SELECT c.id FROM c JOIN (SELECT VALUE ch FROM ch IN c.children WHERE ch.age > 6) old

@@ -1,0 +1,1 @@
+SELECT VALUE [t, ch.name] FROM c JOIN t IN c.tags JOIN ch IN c.children

@@ -1,0 +1,1 @@
+SELECT VALUE c.s FROM c WHERE c.s LIKE 'a!%b\_%' ESCAPE '!' OR c.s NOT LIKE '%World'

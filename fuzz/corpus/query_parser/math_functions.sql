@@ -1,0 +1,1 @@
+SELECT VALUE [ABS(c.n), CEILING(c.d), FLOOR(-c.d), ROUND(2.5), TRUNC(-1.5), SQRT(c.n), POWER(2, 10), LOG(c.d, 10), EXP(1), SIGN(c.n), PI(), NumberBin(c.d, 0.5), ATN2(1, 1)] FROM c

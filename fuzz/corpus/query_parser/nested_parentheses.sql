@@ -1,0 +1,1 @@
+SELECT VALUE ((((((1 + (2)) * (3)))))) FROM c WHERE ((c.n > 0) OR (NOT (c.b)))

@@ -1,0 +1,1 @@
+SELECT VALUE {"a": [1, 2.5e-3, 'x', true, null, undefined], 'b': {c: c.o.a[1].q}} FROM c

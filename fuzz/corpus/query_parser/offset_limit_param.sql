@@ -1,0 +1,1 @@
+SELECT VALUE c.id FROM c OFFSET @p LIMIT @p

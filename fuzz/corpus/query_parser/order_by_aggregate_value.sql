@@ -1,0 +1,1 @@
+SELECT VALUE MAX(c.n) FROM c

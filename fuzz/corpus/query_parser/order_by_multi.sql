@@ -1,0 +1,1 @@
+SELECT c.id, c.n FROM c ORDER BY c.n ASC, c.id DESC

@@ -1,0 +1,1 @@
+SELECT c.id FROM c ORDER BY RANK c.n

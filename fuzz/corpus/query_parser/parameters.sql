@@ -1,0 +1,1 @@
+SELECT VALUE [@p + 1, @d * 2, @s, @a[1], @o.k, ARRAY_LENGTH(@a)] FROM c WHERE c.o.k = @o.k

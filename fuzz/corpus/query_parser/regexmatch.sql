@@ -1,0 +1,1 @@
+SELECT VALUE REGEXMATCH(c.s, '^h.*d$', 'i') FROM c

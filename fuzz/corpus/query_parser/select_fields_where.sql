@@ -1,0 +1,1 @@
+SELECT c.id, c.n AS num FROM c WHERE c.n > 0 AND c.s != 'x'

@@ -1,0 +1,1 @@
+SELECT VALUE c.o.k FROM c

@@ -1,0 +1,1 @@
+SELECT VALUE ST_DISTANCE(c.p, {type: 'Point', coordinates: [-122.2, 47.5]}) FROM c

@@ -1,0 +1,1 @@
+SELECT VALUE ['\u00e9\n\t\\', "\"q\"", '\ud83d\ude00', 'it''s'] FROM c

@@ -1,0 +1,1 @@
+SELECT VALUE [UPPER(c.s), SUBSTRING(c.s, 1, 3), CONCAT(c.s, '-', c.id), REPLACE(c.s, 'l', 'L'), INDEX_OF(c.s, 'o'), LENGTH(c.u), REVERSE(c.u), LEFT(c.s, 2), RIGHT(c.s, 2), TRIM('  x '), REPLICATE('ab', 3), StringSplit(c.s, ',')] FROM c

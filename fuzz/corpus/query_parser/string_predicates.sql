@@ -1,0 +1,1 @@
+SELECT VALUE c.id FROM c WHERE STARTSWITH(c.s, 'he', true) OR ENDSWITH(c.s, 'c') OR CONTAINS(c.s, 'WORLD', true) OR STRINGEQUALS(c.s, 'x', false)

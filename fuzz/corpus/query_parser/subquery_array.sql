@@ -1,0 +1,1 @@
+SELECT c.id, ARRAY(SELECT VALUE ch.name FROM ch IN c.children) AS names FROM c

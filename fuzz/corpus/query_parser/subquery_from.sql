@@ -1,0 +1,1 @@
+SELECT VALUE s.n FROM (SELECT c.n, c.id FROM c WHERE IS_NUMBER(c.n)) s

@@ -1,0 +1,1 @@
+SELECT c.id, (SELECT VALUE COUNT(1) FROM t IN c.tags) AS nt FROM c

@@ -1,0 +1,1 @@
+SELECT VALUE (c.b ? c.s : c.missing) ?? 'dflt' FROM c

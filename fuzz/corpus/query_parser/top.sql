@@ -1,0 +1,1 @@
+SELECT TOP 1 c.id FROM c ORDER BY c.id DESC

@@ -1,0 +1,1 @@
+SELECT TOP @p * FROM c

@@ -1,0 +1,1 @@
+SELECT udf.myFn(c.n) FROM c

@@ -1,0 +1,1 @@
+SELECT VALUE c.u FROM c WHERE c.u = 'é€😀'

@@ -1,0 +1,319 @@
+// Container::Query: runs a compiled query over a scope (an EPK range, or one logical
+// partition) of a container, one physical partition at a time, using the range index
+// where the plan allows (index_plan.h):
+//   - kLookup: the item keys matching one WHERE predicate come from index entries,
+//     then only those items are loaded (in storage order, so continuations are the
+//     same item keys a scan would use);
+//   - kOrdered: items are read in ORDER BY order from the index, and each partition
+//     stops once it has produced every row the page can need;
+//   - otherwise every item of the scope is loaded.
+// The whole WHERE is evaluated on every loaded item, so the index only narrows.
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "engine/container.h"
+#include "engine/continuation_token.h"
+#include "engine/index_plan.h"
+#include "engine/item_record.h"
+#include "index/index_key.h"
+#include "index/index_scan.h"
+#include "json/json.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+bool InScope(const ReadScope& scope, std::string_view epk) {
+  if (scope.exact_epk) return epk == *scope.exact_epk;
+  return scope.range.min <= epk && (scope.range.max == "FF" || epk < scope.range.max);
+}
+
+std::vector<const PhysicalPartition*> PartitionsOf(const PartitionMap& map,
+                                                   const ReadScope& scope) {
+  std::vector<const PhysicalPartition*> out;
+  for (const PhysicalPartition& p : map.partitions()) {
+    const EpkRange overlap = Intersect(scope.range, EpkRange{p.min_inclusive, p.max_exclusive});
+    if (overlap.empty()) continue;
+    if (scope.exact_epk && !p.Contains(*scope.exact_epk)) continue;
+    out.push_back(&p);
+  }
+  return out;
+}
+
+std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
+                                       std::string_view prefix) {
+  std::vector<index::KeyRange> ranges;
+  switch (predicate.kind) {
+    case query::PathPredicate::Kind::kEqual:
+      for (const json::Value& value : predicate.values) {
+        ranges.push_back(index::EqualRange(prefix, value));
+      }
+      break;
+    case query::PathPredicate::Kind::kRange:
+      ranges.push_back(index::BoundedRange(
+          prefix, predicate.low ? &*predicate.low : nullptr, predicate.low_inclusive,
+          predicate.high ? &*predicate.high : nullptr, predicate.high_inclusive));
+      break;
+    case query::PathPredicate::Kind::kPrefix:
+      ranges.push_back(index::StringPrefixRange(prefix, predicate.prefix));
+      break;
+  }
+  return ranges;
+}
+
+// "<epk>\0<id>": the part of an item key after the container, as continuations use.
+std::string KeySuffix(std::string_view epk, std::string_view id) {
+  std::string suffix(epk);
+  suffix += '\0';
+  suffix += id;
+  return suffix;
+}
+
+bool IsScalarTag(index::ValueTag tag) {
+  return tag != index::ValueTag::kArray && tag != index::ValueTag::kObject;
+}
+
+}  // namespace
+
+struct Container::QueryRun {
+  const query::CompiledQuery& query;
+  const ReadScope& scope;
+  IndexPlan plan;
+  FeedPage& page;
+  std::vector<query::Row> rows;
+  // kOrdered: rows each partition must contribute before it may stop.
+  size_t rows_needed = std::numeric_limits<size_t>::max();
+};
+
+Result<std::optional<std::string>> Container::LoadItem(QueryRun& run,
+                                                       std::string_view key_suffix) const {
+  const auto start = Clock::now();
+  std::string key = storage::keys::ItemsFrom(settings_.number, "");
+  key += key_suffix;
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(key));
+  run.page.document_load_ms += MillisSince(start);
+  if (!stored) return std::optional<std::string>();  // deleted since the entry was read
+  std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
+  if (!record) return std::optional<std::string>();
+  run.page.loaded_bytes += record->json.size();
+  ++run.page.loaded_count;
+  return std::optional<std::string>(std::string(record->json));
+}
+
+Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
+                                       std::vector<std::string>& keys) const {
+  const auto start = Clock::now();
+  for (const PhysicalPartition* partition : PartitionsOf(settings_.partitions, run.scope)) {
+    const std::string prefix =
+        index::PathPrefix(settings_.number, partition->number, run.plan.predicate->path);
+    for (const index::KeyRange& range : RangesFor(*run.plan.predicate, prefix)) {
+      ORRERY_RETURN_IF_ERROR(index::ScanEntries(
+          store_, range, prefix.size(), false, [&](const index::EntryView& entry) {
+            ++run.page.index_entries;
+            if (!InScope(run.scope, entry.epk)) return true;
+            std::string suffix = KeySuffix(entry.epk, entry.id);
+            if (suffix > resume_after) keys.push_back(std::move(suffix));
+            return true;
+          }));
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  run.page.index_lookup_ms += MillisSince(start);
+  return Status::Ok();
+}
+
+Status Container::CollectOrderedRows(QueryRun& run) const {
+  const query::OrderKey& order = *run.plan.order;
+  Status eval_status;
+  const auto evaluate = [&](std::string_view json, bool only_undefined_keys) {
+    Result<json::Value> doc = json::Parse(json);
+    if (!doc.ok()) return size_t{0};
+    const size_t before = run.rows.size();
+    eval_status = run.query.EvaluateDocument(*doc, run.rows);
+    if (only_undefined_keys) {
+      const auto first = run.rows.begin() + static_cast<std::ptrdiff_t>(before);
+      run.rows.erase(
+          std::remove_if(first, run.rows.end(),
+                         [](const query::Row& row) { return !row.sort_keys[0].is_undefined(); }),
+          run.rows.end());
+    }
+    return run.rows.size() - before;
+  };
+  for (const PhysicalPartition* partition : PartitionsOf(settings_.partitions, run.scope)) {
+    ReadScope partition_scope = run.scope;
+    partition_scope.range =
+        Intersect(run.scope.range, EpkRange{partition->min_inclusive, partition->max_exclusive});
+    const auto scan_partition = [&](bool only_undefined_keys) {
+      return ScanScope(partition_scope, "", [&](std::string_view, std::string_view json) {
+        run.page.loaded_bytes += json.size();
+        ++run.page.loaded_count;
+        evaluate(json, only_undefined_keys);
+        return eval_status.ok();
+      });
+    };
+    // Ascending order starts with the items where the key is undefined, which only
+    // an explicitly included path has entries for: otherwise read the partition.
+    if (!order.descending && !run.plan.undefined_indexed) {
+      ORRERY_RETURN_IF_ERROR(scan_partition(false));
+      ORRERY_RETURN_IF_ERROR(eval_status);
+      continue;
+    }
+    const std::string prefix = index::PathPrefix(settings_.number, partition->number, order.path);
+    size_t produced = 0;
+    std::string cut;  // the value (or, for arrays and objects, the type) of the last row needed
+    bool stopped = false;
+    Status load_status;
+    ORRERY_RETURN_IF_ERROR(index::ScanEntries(
+        store_, index::AllEntries(prefix), prefix.size(), order.descending,
+        [&](const index::EntryView& entry) {
+          ++run.page.index_entries;
+          if (!InScope(run.scope, entry.epk)) return true;
+          // Rows tied with the last needed one are taken too, so the cut never splits
+          // a tie and every page sees the same order.
+          const std::string_view group =
+              IsScalarTag(entry.tag) ? entry.value : entry.value.substr(0, 1);
+          if (produced >= run.rows_needed && group != cut) {
+            stopped = true;
+            return false;
+          }
+          Result<std::optional<std::string>> json = LoadItem(run, KeySuffix(entry.epk, entry.id));
+          if (!json.ok()) {
+            load_status = json.status();
+            return false;
+          }
+          if (!*json) return true;
+          produced += evaluate(**json, false);
+          if (!eval_status.ok()) return false;
+          if (produced >= run.rows_needed && cut.empty()) cut.assign(group);
+          return true;
+        }));
+    ORRERY_RETURN_IF_ERROR(load_status);
+    ORRERY_RETURN_IF_ERROR(eval_status);
+    // Descending order ends with the undefined keys, which have no entries.
+    if (!stopped && order.descending && !run.plan.undefined_indexed) {
+      ORRERY_RETURN_IF_ERROR(scan_partition(true));
+      ORRERY_RETURN_IF_ERROR(eval_status);
+    }
+  }
+  return Status::Ok();
+}
+
+Result<FeedPage> Container::Query(const query::CompiledQuery& query, const ReadScope& scope,
+                                  int max_items, std::string_view continuation) const {
+  DecodedToken token;
+  if (!continuation.empty()) {
+    ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
+    if (token.is_offset != query.needs_full_result()) {
+      return Status::BadRequest(kInvalidContinuation);
+    }
+  }
+  FeedPage page;
+  page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);
+
+  if (!query.reads_items()) {
+    // `SELECT VALUE 1 + 2`: one evaluation, whatever the container holds.
+    std::vector<query::Row> rows;
+    ORRERY_RETURN_IF_ERROR(query.EvaluateDocument(json::Value(), rows));
+    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(rows)));
+    for (const auto& value : result) page.documents.push_back(json::Write(value));
+    return page;
+  }
+
+  ORRERY_ASSIGN_OR_RETURN(IndexPlan plan, PlanIndexUse(indexing_, query.access_shape(),
+                                                       write_state_->index_ready.load()));
+  QueryRun run{query, scope, plan, page, {}};
+  Status eval_status;
+  const auto evaluate = [&](std::string_view json) {
+    Result<json::Value> doc = json::Parse(json);
+    if (!doc.ok()) return true;
+    eval_status = query.EvaluateDocument(*doc, run.rows);
+    return eval_status.ok();
+  };
+
+  if (query.needs_full_result()) {
+    const auto start = static_cast<size_t>(token.number);
+    if (plan.kind == IndexPlan::Kind::kOrdered) {
+      // The page needs the first start + max_items + 1 rows of the result (one more
+      // tells whether a continuation follows), after OFFSET, within LIMIT and TOP.
+      const int64_t offset = query.offset().value_or(0);
+      int64_t needed = offset + static_cast<int64_t>(start) + max_items + 1;
+      if (query.limit()) needed = std::min(needed, offset + *query.limit());
+      if (query.top()) needed = std::min(needed, *query.top());
+      run.rows_needed = static_cast<size_t>(std::max<int64_t>(needed, 0));
+      ORRERY_RETURN_IF_ERROR(CollectOrderedRows(run));
+    } else if (plan.kind == IndexPlan::Kind::kLookup) {
+      std::vector<std::string> keys;
+      ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, "", keys));
+      for (const std::string& key : keys) {
+        ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
+        if (json && !evaluate(*json)) break;
+      }
+    } else {
+      ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {
+        page.loaded_bytes += json.size();
+        ++page.loaded_count;
+        return evaluate(json);
+      }));
+    }
+    ORRERY_RETURN_IF_ERROR(eval_status);
+    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(run.rows)));
+    if (start > result.size()) return Status::BadRequest(kInvalidContinuation);
+    const size_t end = std::min(result.size(), start + static_cast<size_t>(max_items));
+    for (size_t i = start; i < end; ++i) page.documents.push_back(json::Write(result[i]));
+    if (end < result.size()) page.continuation = EncodeOffsetToken(end);
+    return page;
+  }
+
+  // Rows stream in storage order; a page ends after max_items rows.
+  const std::optional<int64_t> top = query.top();
+  int64_t emitted = token.number;
+  std::string last_key;
+  bool more = false;
+  const auto visit = [&](std::string_view key, std::string_view json) {
+    if (top && emitted >= *top) return false;
+    if (static_cast<int>(page.documents.size()) >= max_items) {
+      more = true;
+      return false;
+    }
+    run.rows.clear();
+    if (!evaluate(json)) return false;
+    for (auto& row : run.rows) {
+      if (top && emitted >= *top) break;
+      page.documents.push_back(json::Write(row.value));
+      ++emitted;
+    }
+    last_key.assign(key);
+    return true;
+  };
+  if (plan.kind == IndexPlan::Kind::kLookup) {
+    std::vector<std::string> keys;
+    ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, token.key_suffix, keys));
+    for (const std::string& key : keys) {
+      ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
+      if (json && !visit(key, *json)) break;
+    }
+  } else {
+    ORRERY_RETURN_IF_ERROR(
+        ScanScope(scope, token.key_suffix, [&](std::string_view key, std::string_view json) {
+          page.loaded_bytes += json.size();
+          ++page.loaded_count;
+          return visit(key, json);
+        }));
+  }
+  ORRERY_RETURN_IF_ERROR(eval_status);
+  if (more && !(top && emitted >= *top)) {
+    page.continuation = EncodeKeyToken(last_key, emitted);
+  }
+  return page;
+}
+
+}  // namespace orrery::engine

@@ -1,0 +1,84 @@
+#include "engine/index_plan.h"
+
+#include <algorithm>
+
+namespace orrery::engine {
+namespace {
+
+constexpr const char* kNoCompositeIndex =
+    "The order by query does not have a corresponding composite index that it can be served "
+    "from.";
+constexpr const char* kOrderByPathExcluded =
+    "The index path corresponding to the specified order-by item is excluded.";
+
+// Exactly the ORDER BY paths in order, with directions all equal or all reversed
+// (index-policy "Composite indexes").
+bool ServesOrderBy(const index::CompositeIndex& composite,
+                   const std::vector<query::OrderKey>& keys) {
+  if (composite.paths.size() != keys.size()) return false;
+  bool same = true;
+  bool reversed = true;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (composite.paths[i].path != keys[i].path) return false;
+    same = same && composite.paths[i].descending == keys[i].descending;
+    reversed = reversed && composite.paths[i].descending != keys[i].descending;
+  }
+  return same || reversed;
+}
+
+Status CheckOrderBy(const index::IndexingPolicy& policy, const query::AccessShape& shape) {
+  if (shape.order_by_keys >= 2) {
+    const bool served =
+        shape.order_by.size() == shape.order_by_keys &&
+        std::any_of(policy.composite_indexes().begin(), policy.composite_indexes().end(),
+                    [&](const auto& c) { return ServesOrderBy(c, shape.order_by); });
+    if (!served) return Status::BadRequest(kNoCompositeIndex);
+  } else if (shape.order_by.size() == 1 && !policy.IsIndexed(shape.order_by[0].path)) {
+    return Status::BadRequest(kOrderByPathExcluded);
+  }
+  return Status::Ok();
+}
+
+// Seeks before precise scans: fewer index terms read (query-language.md §9.2).
+int Preference(const query::PathPredicate& predicate) {
+  switch (predicate.kind) {
+    case query::PathPredicate::Kind::kEqual:
+      return 0;
+    case query::PathPredicate::Kind::kPrefix:
+      return 1;
+    case query::PathPredicate::Kind::kRange:
+      return 2;
+  }
+  return 3;
+}
+
+}  // namespace
+
+Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
+                               bool index_ready) {
+  ORRERY_RETURN_IF_ERROR(CheckOrderBy(policy, shape));
+  IndexPlan plan;
+  if (!index_ready || !policy.enabled()) return plan;
+  for (const query::PathPredicate& predicate : shape.predicates) {
+    if (!policy.IsIndexed(predicate.path)) continue;
+    if (plan.predicate == nullptr || Preference(predicate) < Preference(*plan.predicate)) {
+      plan.predicate = &predicate;
+    }
+  }
+  // An equality seek beats streaming the ORDER BY path: it reads a few entries where
+  // the ordered scan may read a whole partition's entries to find the matches.
+  const bool seek =
+      plan.predicate != nullptr && plan.predicate->kind == query::PathPredicate::Kind::kEqual;
+  if (shape.order_by_streams && shape.order_by.size() == 1 && !seek) {
+    plan.kind = IndexPlan::Kind::kOrdered;
+    plan.order = &shape.order_by[0];
+    const auto& explicit_paths = policy.explicit_scalar_paths();
+    plan.undefined_indexed = std::find(explicit_paths.begin(), explicit_paths.end(),
+                                       plan.order->path) != explicit_paths.end();
+    return plan;
+  }
+  if (plan.predicate != nullptr) plan.kind = IndexPlan::Kind::kLookup;
+  return plan;
+}
+
+}  // namespace orrery::engine

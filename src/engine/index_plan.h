@@ -1,0 +1,30 @@
+#pragma once
+
+// The planner's index decision for one query on one container (query-language.md
+// §9.2–9.4): look items up through a WHERE predicate, stream them in ORDER BY order
+// from the range index, or scan everything. Also where the service refuses a query
+// because of the indexing policy: ORDER BY on several keys without a matching
+// composite index, and ORDER BY on a path the policy excludes.
+
+#include "common/status.h"
+#include "index/indexing_policy.h"
+#include "query/access_path.h"
+
+namespace orrery::engine {
+
+struct IndexPlan {
+  enum class Kind { kFullScan, kLookup, kOrdered };
+  Kind kind = Kind::kFullScan;
+  const query::PathPredicate* predicate = nullptr;  // kLookup
+  const query::OrderKey* order = nullptr;           // kOrdered
+  // kOrdered: items where the key is undefined have index entries (the path is
+  // explicitly included), so the index order is complete in both directions.
+  bool undefined_indexed = false;
+};
+
+// `index_ready` is false while the index is being rebuilt after a policy change;
+// then only full scans give complete answers.
+Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
+                               bool index_ready);
+
+}  // namespace orrery::engine

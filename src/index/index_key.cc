@@ -1,0 +1,154 @@
+#include "index/index_key.h"
+
+#include <bit>
+#include <cstring>
+
+#include "common/encoding.h"
+#include "storage/keys.h"
+
+namespace orrery::index {
+namespace {
+
+// Path segments: 0x02 + escaped name + 0x00 0x01, or 0x03 for an array step. The path
+// ends with 0x01, which no segment starts with, so one path is never a prefix of
+// another's entries.
+constexpr char kNameSegment = '\x02';
+constexpr char kArraySegment = '\x03';
+constexpr char kPathEnd = '\x01';
+
+// 0x00 inside a string becomes 0x00 0xFF; the terminator 0x00 0x01 sorts below it,
+// so "a" < "a\0" < "ab" holds for the encoded forms too. UTF-8 has no 0xFF byte.
+void AppendEscaped(std::string& key, std::string_view text) {
+  for (char c : text) {
+    key += c;
+    if (c == '\0') key += '\xFF';
+  }
+}
+
+void AppendTerminator(std::string& key) {
+  key += '\0';
+  key += '\x01';
+}
+
+// IEEE-754 bits made order-preserving: negative numbers have every bit flipped,
+// others only the sign bit. -0 is stored as 0 (they are equal in the language).
+void AppendNumber(std::string& key, double d) {
+  if (d == 0) d = 0;
+  uint64_t bits = std::bit_cast<uint64_t>(d);
+  bits = (bits & (uint64_t{1} << 63)) ? ~bits : bits | (uint64_t{1} << 63);
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    key += static_cast<char>((bits >> shift) & 0xFF);
+  }
+}
+
+}  // namespace
+
+std::string PathPrefix(uint32_t container, uint32_t partition, std::span<const std::string> path) {
+  std::string key(1, storage::keys::kIndexSpace);
+  AppendFixed32BE(key, container);
+  AppendFixed32BE(key, partition);
+  for (const std::string& segment : path) {
+    if (segment == "[]") {
+      key += kArraySegment;
+      continue;
+    }
+    key += kNameSegment;
+    AppendEscaped(key, segment);
+    AppendTerminator(key);
+  }
+  key += kPathEnd;
+  return key;
+}
+
+void AppendValue(std::string& key, const json::Value& value) {
+  switch (value.type()) {
+    case json::Type::kUndefined:
+      key += static_cast<char>(ValueTag::kUndefined);
+      return;
+    case json::Type::kNull:
+      key += static_cast<char>(ValueTag::kNull);
+      return;
+    case json::Type::kBool:
+      key += static_cast<char>(value.as_bool() ? ValueTag::kTrue : ValueTag::kFalse);
+      return;
+    case json::Type::kNumber:
+      key += static_cast<char>(ValueTag::kNumber);
+      AppendNumber(key, value.as_double());
+      return;
+    case json::Type::kString:
+      key += static_cast<char>(ValueTag::kString);
+      AppendEscaped(key, value.as_string());
+      AppendTerminator(key);
+      return;
+    case json::Type::kArray:
+      key += static_cast<char>(ValueTag::kArray);
+      return;
+    case json::Type::kObject:
+      key += static_cast<char>(ValueTag::kObject);
+      return;
+  }
+}
+
+void AppendStringPrefix(std::string& key, std::string_view prefix) {
+  key += static_cast<char>(ValueTag::kString);
+  AppendEscaped(key, prefix);
+}
+
+std::string EntryKey(std::string_view path_prefix, const json::Value& value, std::string_view epk,
+                     std::string_view id) {
+  std::string key(path_prefix);
+  AppendValue(key, value);
+  key += epk;
+  key += '\0';
+  key += id;
+  return key;
+}
+
+std::string ContainerBegin(uint32_t container) {
+  std::string key(1, storage::keys::kIndexSpace);
+  AppendFixed32BE(key, container);
+  return key;
+}
+
+std::string ContainerEnd(uint32_t container) {
+  std::string key(1, storage::keys::kIndexSpace);
+  AppendFixed32BE(key, container + 1);
+  return key;
+}
+
+std::optional<EntryView> ParseEntry(std::string_view rest) {
+  if (rest.empty()) return std::nullopt;
+  const auto tag = static_cast<ValueTag>(static_cast<uint8_t>(rest[0]));
+  size_t pos = 1;
+  switch (tag) {
+    case ValueTag::kUndefined:
+    case ValueTag::kNull:
+    case ValueTag::kFalse:
+    case ValueTag::kTrue:
+    case ValueTag::kArray:
+    case ValueTag::kObject:
+      break;
+    case ValueTag::kNumber:
+      pos += 8;
+      break;
+    case ValueTag::kString: {
+      // Skip escaped bytes up to the terminator 0x00 0x01.
+      while (true) {
+        const size_t zero = rest.find('\0', pos);
+        if (zero == std::string_view::npos || zero + 1 >= rest.size()) return std::nullopt;
+        pos = zero + 2;
+        if (rest[zero + 1] == '\x01') break;
+      }
+      break;
+    }
+    default:
+      return std::nullopt;
+  }
+  if (pos > rest.size()) return std::nullopt;
+  const std::string_view tail = rest.substr(pos);
+  const size_t zero = tail.find('\0');
+  if (zero == std::string_view::npos) return std::nullopt;
+  return EntryView{tag, rest.substr(0, pos), tail.substr(0, zero), tail.substr(zero + 1)};
+}
+
+}  // namespace orrery::index

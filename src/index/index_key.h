@@ -1,0 +1,65 @@
+#pragma once
+
+// The key of a range-index entry (persisted; docs/storage-format.md):
+//
+//   0x11 | container (4, BE) | partition (4, BE) | path | 0x01 | value | EPK | 0x00 | id
+//
+// The value is encoded so that byte order is the query language's ORDER BY order
+// across types (undefined < null < false < true < numbers < strings < arrays <
+// objects), which lets equality, ranges, STARTSWITH and ORDER BY be key-range scans.
+// Arrays and objects are type markers without content. Entries have empty values.
+//
+// The physical partition is part of the key, so an index scan for one partition reads
+// only that partition's entries, as the service's per-partition index does.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "json/value.h"
+
+namespace orrery::index {
+
+// Leading byte of each encoded value: the type order above.
+enum class ValueTag : uint8_t {
+  kUndefined = 0x05,
+  kNull = 0x10,
+  kFalse = 0x20,
+  kTrue = 0x21,
+  kNumber = 0x30,
+  kString = 0x40,
+  kArray = 0x50,
+  kObject = 0x60,
+};
+
+// Everything up to and including the 0x01 after the path: the start of all entries
+// of one path in one partition.
+std::string PathPrefix(uint32_t container, uint32_t partition, std::span<const std::string> path);
+
+// Appends the encoded value (any type; arrays and objects as their markers).
+void AppendValue(std::string& key, const json::Value& value);
+// Appends a string's encoding without its terminator: the prefix of every string
+// that starts with `prefix`.
+void AppendStringPrefix(std::string& key, std::string_view prefix);
+
+// The key of one entry.
+std::string EntryKey(std::string_view path_prefix, const json::Value& value, std::string_view epk,
+                     std::string_view id);
+
+// All entries of a container (for dropping or rebuilding its index).
+std::string ContainerBegin(uint32_t container);
+std::string ContainerEnd(uint32_t container);
+
+// What follows the path prefix in an entry key.
+struct EntryView {
+  ValueTag tag;
+  std::string_view value;  // the encoded value, tag included
+  std::string_view epk;
+  std::string_view id;
+};
+// Splits the part of an entry key after its path prefix. nullopt if malformed.
+std::optional<EntryView> ParseEntry(std::string_view after_prefix);
+
+}  // namespace orrery::index

@@ -1,0 +1,80 @@
+#include "index/index_terms.h"
+
+#include <algorithm>
+
+#include "index/index_key.h"
+
+namespace orrery::index {
+namespace {
+
+// System properties that are not user data: the service does not index them (and
+// `_etag` is excluded by every default policy).
+bool IsUnindexedSystemProperty(std::string_view name) {
+  return name == "_rid" || name == "_self" || name == "_etag" || name == "_attachments";
+}
+
+class TermCollector {
+ public:
+  TermCollector(const IndexingPolicy& policy, const ItemLocation& where,
+                std::vector<std::string>& out)
+      : policy_(policy), where_(where), out_(out) {}
+
+  void Walk(const json::Value& value) {
+    const bool indexed = !path_.empty() && policy_.IsIndexed(path_);
+    if (indexed) Add(value);
+    if (value.is_array()) {
+      path_.emplace_back("[]");
+      for (const json::Value& element : value.as_array()) Walk(element);
+      path_.pop_back();
+    } else if (value.is_object()) {
+      for (const auto& [name, member] : value.as_object()) {
+        if (path_.empty() && IsUnindexedSystemProperty(name)) continue;
+        path_.push_back(name);
+        Walk(member);
+        path_.pop_back();
+      }
+    }
+  }
+
+  void AddUndefinedEntries(const json::Value& document) {
+    for (const PathSegments& path : policy_.explicit_scalar_paths()) {
+      const json::Value* value = &document;
+      for (const std::string& name : path) {
+        value = value->Find(name);
+        if (value == nullptr) break;
+      }
+      if (value == nullptr) {
+        path_ = path;
+        Add(json::Value());
+      }
+    }
+    path_.clear();
+  }
+
+ private:
+  void Add(const json::Value& value) {
+    out_.push_back(EntryKey(PathPrefix(where_.container, where_.partition, path_), value,
+                            where_.epk, where_.id));
+  }
+
+  const IndexingPolicy& policy_;
+  const ItemLocation& where_;
+  std::vector<std::string>& out_;
+  PathSegments path_;
+};
+
+}  // namespace
+
+std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Value& document,
+                                   const ItemLocation& where) {
+  std::vector<std::string> keys;
+  if (!policy.enabled()) return keys;
+  TermCollector collector(policy, where, keys);
+  collector.Walk(document);
+  collector.AddUndefinedEntries(document);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+}  // namespace orrery::index

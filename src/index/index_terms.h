@@ -1,0 +1,30 @@
+#pragma once
+
+// The range-index entries of one item under an indexing policy: one per indexed
+// scalar (array elements under the path step "[]"), one type marker per indexed
+// array or object, and an "undefined" entry for each explicitly included `/path/?`
+// the item lacks. Writers delete the old version's entries and put the new one's
+// in the same write batch as the item, so index and item never disagree.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "index/indexing_policy.h"
+#include "json/value.h"
+
+namespace orrery::index {
+
+struct ItemLocation {
+  uint32_t container = 0;
+  uint32_t partition = 0;  // physical partition number
+  std::string_view epk;
+  std::string_view id;
+};
+
+// The entry keys of `document`, sorted and without duplicates.
+std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Value& document,
+                                   const ItemLocation& where);
+
+}  // namespace orrery::index

@@ -1,0 +1,187 @@
+#include "index/indexing_policy.h"
+
+#include <algorithm>
+
+namespace orrery::index {
+namespace {
+
+// Limits of the service (query-language.md §6).
+constexpr size_t kMaxPolicyPaths = 1500;
+constexpr size_t kMaxCompositeIndexes = 100;
+constexpr size_t kMaxCompositePaths = 8;
+
+bool IsAlwaysIndexed(std::span<const std::string> path) {
+  return path.size() == 1 && (path[0] == "id" || path[0] == "_ts");
+}
+
+std::string Quote(const std::string& text) { return "'" + text + "'"; }
+
+}  // namespace
+
+bool SplitPath(std::string_view text, PathSegments& out) {
+  out.clear();
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] != '/') return false;
+    ++i;
+    std::string segment;
+    if (i < text.size() && text[i] == '"') {
+      const size_t close = text.find('"', i + 1);
+      if (close == std::string_view::npos) return false;
+      segment.assign(text.substr(i + 1, close - i - 1));
+      i = close + 1;
+    } else {
+      const size_t slash = std::min(text.find('/', i), text.size());
+      segment.assign(text.substr(i, slash - i));
+      i = slash;
+    }
+    if (segment.empty()) return false;
+    out.push_back(std::move(segment));
+  }
+  return true;
+}
+
+IndexingPolicy::IndexingPolicy() {
+  patterns_.push_back(Pattern{{}, true, true});
+  patterns_.push_back(Pattern{{"_etag"}, false, false});
+}
+
+Status IndexingPolicy::AddPattern(const std::string& text, bool included) {
+  PathSegments segments;
+  const std::string which = included ? "included" : "excluded";
+  if (!SplitPath(text, segments) || segments.empty()) {
+    return Status::BadRequest("The " + which + " index path " + Quote(text) +
+                              " is invalid: a path starts with '/' and ends with '/?' or '/*'.");
+  }
+  const std::string last = segments.back();
+  if (last != "?" && last != "*") {
+    return Status::BadRequest("The " + which + " index path " + Quote(text) +
+                              " must end with '/?' (the value at the path) or '/*' (everything "
+                              "below it).");
+  }
+  segments.pop_back();
+  for (const std::string& segment : segments) {
+    if (segment == "*" || segment == "?") {
+      return Status::BadRequest("The " + which + " index path " + Quote(text) +
+                                " may use '*' or '?' only as its last segment.");
+    }
+  }
+  const bool wildcard = last == "*";
+  if (included && !wildcard &&
+      std::none_of(segments.begin(), segments.end(), [](const auto& s) { return s == "[]"; })) {
+    explicit_scalar_.push_back(segments);
+  }
+  patterns_.push_back(Pattern{std::move(segments), wildcard, included});
+  return Status::Ok();
+}
+
+Status IndexingPolicy::ParseComposites(const json::Value& list) {
+  if (list.as_array().size() > kMaxCompositeIndexes) {
+    return Status::BadRequest("An indexing policy may have at most 100 composite indexes.");
+  }
+  for (const json::Value& index : list.as_array()) {
+    if (!index.is_array() || index.as_array().size() < 2 ||
+        index.as_array().size() > kMaxCompositePaths) {
+      return Status::BadRequest(
+          "Each composite index must be a list of 2 to 8 paths such as "
+          "[{\"path\": \"/name\", \"order\": \"ascending\"}, {\"path\": \"/age\"}].");
+    }
+    CompositeIndex composite;
+    for (const json::Value& entry : index.as_array()) {
+      const json::Value* path = entry.is_object() ? entry.Find("path") : nullptr;
+      PathSegments segments;
+      if (path == nullptr || !path->is_string() || !SplitPath(path->as_string(), segments) ||
+          segments.empty()) {
+        return Status::BadRequest(
+            "A composite index path must be a string such as \"/name\" naming a document "
+            "property.");
+      }
+      for (const std::string& segment : segments) {
+        if (segment == "*" || segment == "?" || segment == "[]") {
+          return Status::BadRequest("The composite index path " + Quote(path->as_string()) +
+                                    " must name one scalar property: no '*', '?' or '[]'.");
+        }
+      }
+      bool descending = false;
+      if (const json::Value* order = entry.Find("order"); order && !order->is_null()) {
+        if (!order->is_string() ||
+            (order->as_string() != "ascending" && order->as_string() != "descending")) {
+          return Status::BadRequest("The order of composite index path " +
+                                    Quote(path->as_string()) +
+                                    " must be \"ascending\" or \"descending\".");
+        }
+        descending = order->as_string() == "descending";
+      }
+      composite.paths.push_back(CompositePath{std::move(segments), descending});
+    }
+    composites_.push_back(std::move(composite));
+  }
+  return Status::Ok();
+}
+
+Result<IndexingPolicy> IndexingPolicy::Parse(const json::Value& policy) {
+  IndexingPolicy out;
+  out.patterns_.clear();
+  const json::Value* mode = policy.Find("indexingMode");
+  if (mode != nullptr && mode->is_string() && mode->as_string() == "none") {
+    out.mode_ = IndexingMode::kNone;
+  }
+  const json::Value* included = policy.Find("includedPaths");
+  const json::Value* excluded = policy.Find("excludedPaths");
+  size_t count = 0;
+  bool has_root = false;
+  for (const auto& [list, is_included] : {std::pair{included, true}, std::pair{excluded, false}}) {
+    if (list == nullptr || !list->is_array()) continue;
+    count += list->as_array().size();
+    for (const json::Value& entry : list->as_array()) {
+      const json::Value* path = entry.is_object() ? entry.Find("path") : nullptr;
+      if (path == nullptr || !path->is_string()) {
+        return Status::BadRequest(
+            "Each entry of includedPaths and excludedPaths must be an object with a string "
+            "\"path\", such as {\"path\": \"/*\"}.");
+      }
+      ORRERY_RETURN_IF_ERROR(out.AddPattern(path->as_string(), is_included));
+      has_root = has_root || path->as_string() == "/*";
+    }
+  }
+  if (count > kMaxPolicyPaths) {
+    return Status::BadRequest(
+        "An indexing policy may list at most 1500 included and excluded paths.");
+  }
+  if (out.mode_ == IndexingMode::kConsistent && !has_root) {
+    return Status::BadRequest(
+        "The indexing policy must include or exclude the root path '/*' in includedPaths or "
+        "excludedPaths.");
+  }
+  if (out.mode_ == IndexingMode::kNone && count > 0) {
+    return Status::BadRequest(
+        "An indexing policy with indexingMode 'none' cannot have included or excluded paths.");
+  }
+  if (const json::Value* composites = policy.Find("compositeIndexes");
+      composites && composites->is_array()) {
+    ORRERY_RETURN_IF_ERROR(out.ParseComposites(*composites));
+  }
+  return out;
+}
+
+bool IndexingPolicy::IsIndexed(std::span<const std::string> path) const {
+  if (mode_ != IndexingMode::kConsistent) return false;
+  if (IsAlwaysIndexed(path)) return true;
+  // The most precise matching pattern decides: the longer prefix, and at equal length
+  // an exact `/?` over a `/*` (index-policy: "the more precise path wins").
+  int best_rank = -1;
+  bool indexed = false;
+  for (const Pattern& pattern : patterns_) {
+    const size_t n = pattern.prefix.size();
+    if (pattern.wildcard ? path.size() < n : path.size() != n) continue;
+    if (!std::equal(pattern.prefix.begin(), pattern.prefix.end(), path.begin())) continue;
+    const int rank = static_cast<int>(n) * 2 + (pattern.wildcard ? 0 : 1);
+    if (rank > best_rank || (rank == best_rank && !pattern.included)) {
+      best_rank = rank;
+      indexed = pattern.included;
+    }
+  }
+  return indexed;
+}
+
+}  // namespace orrery::index

@@ -1,0 +1,93 @@
+#include "index/indexing_policy.h"
+
+#include <gtest/gtest.h>
+
+#include "json/json.h"
+
+namespace orrery::index {
+namespace {
+
+Result<IndexingPolicy> ParseText(std::string_view text) {
+  Result<json::Value> value = json::Parse(text);
+  EXPECT_TRUE(value.ok());
+  return IndexingPolicy::Parse(*value);
+}
+
+TEST(IndexingPolicyTest, DefaultIndexesEverythingButEtag) {
+  IndexingPolicy policy;
+  EXPECT_TRUE(policy.IsIndexed(PathSegments{"a"}));
+  EXPECT_TRUE(policy.IsIndexed(PathSegments{"a", "[]", "b"}));
+  EXPECT_FALSE(policy.IsIndexed(PathSegments{"_etag"}));
+}
+
+TEST(IndexingPolicyTest, MorePreciseExcludedPathWins) {
+  auto policy = ParseText(
+      R"({"indexingMode":"consistent","includedPaths":[{"path":"/*"},{"path":"/a/keep/?"}],
+          "excludedPaths":[{"path":"/a/*"},{"path":"/\"my-prop\"/?"}]})");
+  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
+  EXPECT_TRUE(policy->IsIndexed(PathSegments{"b"}));
+  EXPECT_FALSE(policy->IsIndexed(PathSegments{"a"}));
+  EXPECT_FALSE(policy->IsIndexed(PathSegments{"a", "x"}));
+  EXPECT_TRUE(policy->IsIndexed(PathSegments{"a", "keep"}));
+  EXPECT_FALSE(policy->IsIndexed(PathSegments{"a", "keep", "deeper"}));
+  EXPECT_FALSE(policy->IsIndexed(PathSegments{"my-prop"}));
+  EXPECT_EQ(policy->explicit_scalar_paths().size(), 1u);
+}
+
+TEST(IndexingPolicyTest, RootExcludedIndexesOnlyIncludedPathsAndSystemOnes) {
+  auto policy = ParseText(
+      R"({"indexingMode":"consistent","includedPaths":[{"path":"/name/?"},{"path":"/tags/[]/?"}],
+          "excludedPaths":[{"path":"/*"}]})");
+  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
+  EXPECT_TRUE(policy->IsIndexed(PathSegments{"name"}));
+  EXPECT_TRUE(policy->IsIndexed(PathSegments{"tags", "[]"}));
+  EXPECT_FALSE(policy->IsIndexed(PathSegments{"tags"}));
+  EXPECT_FALSE(policy->IsIndexed(PathSegments{"age"}));
+  EXPECT_TRUE(policy->IsIndexed(PathSegments{"id"}));
+  EXPECT_TRUE(policy->IsIndexed(PathSegments{"_ts"}));
+}
+
+TEST(IndexingPolicyTest, NoneModeIndexesNothing) {
+  auto policy = ParseText(R"({"indexingMode":"none"})");
+  ASSERT_TRUE(policy.ok());
+  EXPECT_FALSE(policy->enabled());
+  EXPECT_FALSE(policy->IsIndexed(PathSegments{"id"}));
+}
+
+TEST(IndexingPolicyTest, CompositeIndexesParsed) {
+  auto policy = ParseText(
+      R"({"includedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/name"},
+          {"path":"/age","order":"descending"}]]})");
+  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
+  ASSERT_EQ(policy->composite_indexes().size(), 1u);
+  const auto& paths = policy->composite_indexes()[0].paths;
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_EQ(paths[0].path, PathSegments{"name"});
+  EXPECT_FALSE(paths[0].descending);
+  EXPECT_TRUE(paths[1].descending);
+}
+
+TEST(IndexingPolicyTest, InvalidPoliciesAreRejectedWithAMessage) {
+  for (
+      const char* text : {
+          R"({"includedPaths":[{"path":"/name/?"}]})",               // no root
+          R"({"includedPaths":[{"path":"/*"},{"path":"name/?"}]})",  // no leading slash
+          R"({"includedPaths":[{"path":"/*"},{"path":"/name"}]})",   // no ? or *
+          R"({"includedPaths":[{"path":"/*"},{"path":"/*/a/?"}]})",  // wildcard inside
+          R"({"includedPaths":[{"path":"/*"},{"nopath":1}]})",
+          R"({"includedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/a"}]]})",
+          R"({"includedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/a/*"},{"path":"/b"}]]})",
+          R"({"includedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/a","order":"up"},{"path":"/b"}]]})",
+          R"({"indexingMode":"none","includedPaths":[{"path":"/*"}]})",
+      }) {
+    auto policy = ParseText(text);
+    EXPECT_FALSE(policy.ok()) << text;
+    if (!policy.ok()) {
+      EXPECT_EQ(policy.status().code(), StatusCode::kBadRequest) << text;
+      EXPECT_FALSE(policy.status().message().empty());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace orrery::index

@@ -1,0 +1,50 @@
+#pragma once
+
+// What of a query an index can serve (query-language.md §9.2), in terms of document
+// paths, for the planner in the engine: the WHERE conjuncts that are index seeks or
+// precise scans, and the ORDER BY keys. Every predicate listed is a necessary
+// condition of WHERE, so the items it selects are a superset of the result; the
+// executor still evaluates the whole WHERE on each item it loads.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json/value.h"
+
+namespace orrery::query {
+
+// Path segments from the item root; "[]" is an array-element step.
+using DocumentPath = std::vector<std::string>;
+
+struct PathPredicate {
+  enum class Kind { kEqual, kRange, kPrefix };
+  Kind kind = Kind::kEqual;
+  DocumentPath path;
+  std::vector<json::Value> values;  // kEqual: any of these scalars (one, or an IN list)
+  std::optional<json::Value> low;   // kRange: number or string bounds of one type
+  bool low_inclusive = false;
+  std::optional<json::Value> high;
+  bool high_inclusive = false;
+  std::string prefix;  // kPrefix: case-sensitive STARTSWITH
+};
+
+struct OrderKey {
+  DocumentPath path;
+  bool descending = false;
+};
+
+struct AccessShape {
+  std::vector<PathPredicate> predicates;
+  // The ORDER BY keys when every key is a path of the item (no JOIN alias).
+  std::vector<OrderKey> order_by;
+  // How many ORDER BY keys the query has (order_by is empty when one is not an item
+  // path, e.g. a JOIN alias).
+  size_t order_by_keys = 0;
+  // Rows come one per item in ORDER BY order, so a per-partition stream of items in
+  // index order, cut after N rows, holds the first N rows of the result: no JOIN,
+  // aggregate, GROUP BY or DISTINCT.
+  bool order_by_streams = false;
+};
+
+}  // namespace orrery::query

@@ -1,0 +1,229 @@
+#include "query/access_path_builder.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace orrery::query {
+namespace {
+
+using ast::As;
+using ast::BinaryOp;
+using ast::ExprKind;
+
+class ShapeBuilder {
+ public:
+  explicit ShapeBuilder(const BoundQuery& bound) : bound_(bound), query_(*bound.query) {
+    if (!query_.from.empty() && query_.from[0].kind == ast::SourceKind::kCollection &&
+        query_.from[0].collection->kind == ExprKind::kIdentifier) {
+      item_slot_ = query_.from[0].slot;
+    }
+  }
+
+  AccessShape Build() {
+    AccessShape shape;
+    if (item_slot_ < 0) return shape;
+    if (query_.where) AddConjuncts(*query_.where, shape.predicates);
+    shape.order_by_keys = query_.order_by.size();
+    for (const ast::SortItem& item : query_.order_by) {
+      std::optional<DocumentPath> path = ItemPath(*item.expr);
+      if (!path) {
+        shape.order_by.clear();
+        break;
+      }
+      shape.order_by.push_back(OrderKey{std::move(*path), item.descending});
+    }
+    shape.order_by_streams = !shape.order_by.empty() && query_.from.size() == 1 &&
+                             !bound_.is_aggregate && query_.group_by.empty() &&
+                             !query_.select.distinct;
+    return shape;
+  }
+
+ private:
+  // c.a.b, c["a"], c.a[0] is not (array positions are not index paths).
+  std::optional<DocumentPath> ItemPath(const ast::Expr& expr) const {
+    DocumentPath reversed;
+    const ast::Expr* e = &expr;
+    while (true) {
+      if (e->kind == ExprKind::kProperty) {
+        const auto& property = As<ast::PropertyExpr>(*e);
+        reversed.push_back(property.name);
+        e = property.object.get();
+      } else if (e->kind == ExprKind::kIndex) {
+        const auto& index = As<ast::IndexExpr>(*e);
+        const json::Value* key = Constant(*index.index);
+        if (key == nullptr || !key->is_string()) return std::nullopt;
+        reversed.push_back(key->as_string());
+        e = index.object.get();
+      } else if (e->kind == ExprKind::kIdentifier) {
+        if (As<ast::IdentifierExpr>(*e).slot != item_slot_ || reversed.empty()) {
+          return std::nullopt;
+        }
+        return DocumentPath(reversed.rbegin(), reversed.rend());
+      } else {
+        return std::nullopt;
+      }
+    }
+  }
+
+  static const json::Value* Constant(const ast::Expr& expr) {
+    if (expr.kind == ExprKind::kLiteral) return &As<ast::LiteralExpr>(expr).value;
+    if (expr.kind == ExprKind::kParameter) return &As<ast::ParameterExpr>(expr).value;
+    return nullptr;
+  }
+
+  static bool IsScalar(const json::Value& v) {
+    return v.is_null() || v.is_bool() || v.is_number() || v.is_string();
+  }
+  static bool IsRangeBound(const json::Value& v) { return v.is_number() || v.is_string(); }
+
+  void AddConjuncts(const ast::Expr& expr, std::vector<PathPredicate>& out) const {
+    switch (expr.kind) {
+      case ExprKind::kBinary:
+        AddBinary(As<ast::BinaryExpr>(expr), out);
+        return;
+      case ExprKind::kBetween:
+        AddBetween(As<ast::BetweenExpr>(expr), out);
+        return;
+      case ExprKind::kIn:
+        AddIn(As<ast::InExpr>(expr), out);
+        return;
+      case ExprKind::kCall:
+        AddCall(As<ast::CallExpr>(expr), out);
+        return;
+      default:
+        return;
+    }
+  }
+
+  void AddBinary(const ast::BinaryExpr& binary, std::vector<PathPredicate>& out) const {
+    if (binary.op == BinaryOp::kAnd) {
+      AddConjuncts(*binary.left, out);
+      AddConjuncts(*binary.right, out);
+      return;
+    }
+    BinaryOp op = binary.op;
+    std::optional<DocumentPath> path = ItemPath(*binary.left);
+    const json::Value* value = Constant(*binary.right);
+    if (!path || value == nullptr) {
+      path = ItemPath(*binary.right);
+      value = Constant(*binary.left);
+      op = Mirror(op);
+    }
+    if (!path || value == nullptr) return;
+    PathPredicate predicate;
+    predicate.path = std::move(*path);
+    if (op == BinaryOp::kEqual) {
+      if (!IsScalar(*value)) return;
+      predicate.values.push_back(*value);
+      out.push_back(std::move(predicate));
+      return;
+    }
+    if (!IsRangeBound(*value)) return;
+    predicate.kind = PathPredicate::Kind::kRange;
+    switch (op) {
+      case BinaryOp::kLess:
+      case BinaryOp::kLessEqual:
+        predicate.high = *value;
+        predicate.high_inclusive = op == BinaryOp::kLessEqual;
+        break;
+      case BinaryOp::kGreater:
+      case BinaryOp::kGreaterEqual:
+        predicate.low = *value;
+        predicate.low_inclusive = op == BinaryOp::kGreaterEqual;
+        break;
+      default:
+        return;
+    }
+    out.push_back(std::move(predicate));
+  }
+
+  // `5 < c.a` is `c.a > 5`.
+  static BinaryOp Mirror(BinaryOp op) {
+    switch (op) {
+      case BinaryOp::kLess:
+        return BinaryOp::kGreater;
+      case BinaryOp::kLessEqual:
+        return BinaryOp::kGreaterEqual;
+      case BinaryOp::kGreater:
+        return BinaryOp::kLess;
+      case BinaryOp::kGreaterEqual:
+        return BinaryOp::kLessEqual;
+      default:
+        return op;
+    }
+  }
+
+  void AddBetween(const ast::BetweenExpr& between, std::vector<PathPredicate>& out) const {
+    if (between.negated) return;
+    std::optional<DocumentPath> path = ItemPath(*between.value);
+    const json::Value* low = Constant(*between.low);
+    const json::Value* high = Constant(*between.high);
+    if (!path || low == nullptr || high == nullptr || !IsRangeBound(*low) ||
+        low->type() != high->type()) {
+      return;
+    }
+    PathPredicate predicate;
+    predicate.kind = PathPredicate::Kind::kRange;
+    predicate.path = std::move(*path);
+    predicate.low = *low;
+    predicate.high = *high;
+    predicate.low_inclusive = predicate.high_inclusive = true;
+    out.push_back(std::move(predicate));
+  }
+
+  void AddIn(const ast::InExpr& in, std::vector<PathPredicate>& out) const {
+    if (in.negated) return;
+    std::optional<DocumentPath> path = ItemPath(*in.value);
+    if (!path) return;
+    PathPredicate predicate;
+    predicate.path = std::move(*path);
+    for (const ast::ExprPtr& element : in.list) {
+      const json::Value* value = Constant(*element);
+      if (value == nullptr) return;
+      // A non-scalar never equals a scalar path value, so it can be left out; an IN
+      // whose only candidates are non-scalars matches nothing the index holds.
+      if (IsScalar(*value)) predicate.values.push_back(*value);
+    }
+    out.push_back(std::move(predicate));
+  }
+
+  void AddCall(const ast::CallExpr& call, std::vector<PathPredicate>& out) const {
+    if (call.is_udf || call.args.size() < 2) return;
+    const bool case_sensitive = call.args.size() == 2 || (Constant(*call.args[2]) != nullptr &&
+                                                          Constant(*call.args[2])->is_bool() &&
+                                                          !Constant(*call.args[2])->as_bool());
+    if (!case_sensitive) return;
+    std::optional<DocumentPath> path = ItemPath(*call.args[0]);
+    const json::Value* value = Constant(*call.args[1]);
+    if (!path || value == nullptr) return;
+    PathPredicate predicate;
+    predicate.path = std::move(*path);
+    if (EqualsIgnoringCase(call.name, "STARTSWITH") && value->is_string()) {
+      predicate.kind = PathPredicate::Kind::kPrefix;
+      predicate.prefix = value->as_string();
+    } else if (EqualsIgnoringCase(call.name, "ARRAY_CONTAINS") && IsScalar(*value)) {
+      predicate.path.emplace_back("[]");
+      predicate.values.push_back(*value);
+    } else {
+      return;
+    }
+    out.push_back(std::move(predicate));
+  }
+
+  static bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+      return std::toupper(static_cast<unsigned char>(x)) ==
+             std::toupper(static_cast<unsigned char>(y));
+    });
+  }
+
+  const BoundQuery& bound_;
+  const ast::Query& query_;
+  int item_slot_ = -1;
+};
+
+}  // namespace
+
+AccessShape BuildAccessShape(const BoundQuery& bound) { return ShapeBuilder(bound).Build(); }
+
+}  // namespace orrery::query
