@@ -51,6 +51,12 @@ HandlerResult HandleContainer(const RequestContext& ctx) {
     http::Response response =
         ResourceResponse(ctx, 200, container->settings().resource, throughput::kMetadataReadCharge);
     AddQuotaHeaders(response);
+    // As the service, on request (the SDKs' populateQuotaInfo): how far the re-index
+    // after an indexing-policy change has got.
+    if (ctx.HeaderIsTrue(headers::kPopulateQuotaInfo)) {
+      response.headers.push_back({headers::kIndexTransformationProgress,
+                                  std::to_string(container->IndexTransformationProgress())});
+    }
     return response;
   }
   if (method == "PUT") {

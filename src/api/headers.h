@@ -48,5 +48,10 @@ inline constexpr const char* kEnableCrossPartition = "x-ms-documentdb-query-enab
 inline constexpr const char* kIsBatchRequest = "x-ms-cosmos-is-batch-request";
 inline constexpr const char* kOfferThroughput = "x-ms-offer-throughput";
 inline constexpr const char* kOfferAutopilotSettings = "x-ms-cosmos-offer-autopilot-settings";
+inline constexpr const char* kPopulateQuotaInfo = "x-ms-documentdb-populatequotainfo";
+inline constexpr const char* kIndexTransformationProgress =
+    "x-ms-documentdb-collection-index-transformation-progress";
+inline constexpr const char* kPopulateQueryMetrics = "x-ms-documentdb-populatequerymetrics";
+inline constexpr const char* kQueryMetrics = "x-ms-documentdb-query-metrics";
 
 }  // namespace orrery::api::headers

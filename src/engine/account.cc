@@ -7,6 +7,7 @@
 #include "engine/etag.h"
 #include "engine/item_rules.h"
 #include "engine/resource_id.h"
+#include "index/index_key.h"
 #include "json/json.h"
 #include "storage/keys.h"
 
@@ -129,6 +130,10 @@ Status Account::Load() {
     ContainerKey key{settings.database_id, settings.id};
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container,
                             OpenContainer(std::move(settings)));
+    // A policy change whose rebuild did not finish before the last stop (or data
+    // written before the range index existed): rebuild now.
+    ORRERY_ASSIGN_OR_RETURN(bool index_current, container->IndexIsCurrent());
+    if (!index_current) index_rebuilder_.Start(container);
     containers_.emplace(std::move(key), std::move(container));
   }
   return Status::Ok();
@@ -287,14 +292,16 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   json::Value record = ContainerRecord(settings);
   record.Set("throughput", ThroughputToJson(throughput));
 
-  storage::WriteBatch batch;
-  // A container number is never reused, but clear its key range in case a crashed
-  // earlier run left items under it.
-  batch.DeleteRange(storage::keys::ItemsFrom(number, ""), storage::keys::ItemsEnd(number));
-  batch.Put(storage::keys::Container(database_id, id), json::Write(record));
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   json::Value resource = settings.resource;
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container, OpenContainer(std::move(settings)));
+  storage::WriteBatch batch;
+  // A container number is never reused, but clear its key ranges in case a crashed
+  // earlier run left items or index entries under it. The empty index is complete.
+  batch.DeleteRange(storage::keys::ItemsFrom(number, ""), storage::keys::ItemsEnd(number));
+  batch.DeleteRange(index::ContainerBegin(number), index::ContainerEnd(number));
+  batch.Put(container->IndexMarkerKey(), container->IndexMarkerValue());
+  batch.Put(storage::keys::Container(database_id, id), json::Write(record));
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   containers_.emplace(std::move(key), std::move(container));
   return resource;
 }
@@ -354,12 +361,19 @@ Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std:
   settings.resource = std::move(definition.body);
   AppendContainerSystemProperties(settings.resource, settings.rid, settings.self, NewEtag(),
                                   options_.clock->NowSeconds());
-  storage::WriteBatch batch;
-  batch.Put(storage::keys::Container(database_id, id), json::Write(ContainerRecord(settings)));
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   json::Value resource = settings.resource;
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
                           OpenContainer(std::move(settings), it->second->write_state()));
+  const bool reindex = replaced->IndexMarkerValue() != it->second->IndexMarkerValue();
+  storage::WriteBatch batch;
+  batch.Put(storage::keys::Container(database_id, id),
+            json::Write(ContainerRecord(replaced->settings())));
+  // Until the rebuild writes the new marker, a restart rebuilds again.
+  if (reindex) batch.Delete(replaced->IndexMarkerKey());
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  // Online, as in the service: the new policy applies to writes at once, and queries
+  // scan until the index is complete (index_ready is false before the swap).
+  if (reindex) index_rebuilder_.Start(replaced);
   it->second = std::move(replaced);
   return resource;
 }

@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "engine/container.h"
+#include "engine/index_rebuilder.h"
 #include "engine/number_allocator.h"
 #include "json/value.h"
 #include "storage/store.h"
@@ -78,6 +79,8 @@ class Account {
   mutable std::shared_mutex mutex_;
   std::map<std::string, DatabaseEntry, std::less<>> databases_;
   std::map<ContainerKey, std::shared_ptr<Container>> containers_;
+  // Last: its destructor stops and joins the rebuilds before the store goes away.
+  IndexRebuilder index_rebuilder_;
 };
 
 }  // namespace orrery::engine

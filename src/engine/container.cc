@@ -52,7 +52,13 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
       indexing_(ParsePolicy(settings_.resource)),
       store_(store),
       clock_(clock),
-      write_state_(std::move(write_state)) {}
+      write_state_(std::move(write_state)) {
+  // A new container's first Container object: writers start with its policy. A
+  // replaced container keeps the old policy until BeginIndexRebuild switches it.
+  if (!write_state_->write_policy) {
+    write_state_->write_policy = std::make_shared<const index::IndexingPolicy>(indexing_);
+  }
+}
 
 std::mutex& Container::StripeFor(std::string_view key) const {
   auto& stripes = write_state_->stripes;
@@ -254,6 +260,9 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.DeleteRange(storage::keys::ItemsFrom(settings_.number, ""),
                     storage::keys::ItemsEnd(settings_.number));
   batch.DeleteRange(index::ContainerBegin(settings_.number), index::ContainerEnd(settings_.number));
+  batch.Delete(IndexMarkerKey());
+  // A rebuild still running would write entries after the drop.
+  StopIndexRebuild();
 }
 
 }  // namespace orrery::engine

@@ -80,12 +80,18 @@ struct FeedPage {
 struct ContainerWriteState {
   std::unique_ptr<NumberAllocator> item_numbers;
   std::array<std::mutex, 64> stripes;
+  // The policy writers index under. Replaced only while every stripe is held, so a
+  // writer (which holds its item's stripe) indexes under one policy from start to end,
+  // even when it still holds the Container object of before a policy change.
+  std::shared_ptr<const index::IndexingPolicy> write_policy;
   // False while the range index is rebuilt after an indexing-policy change; queries
   // then scan instead of trusting a partial index.
   std::atomic<bool> index_ready{true};
   std::atomic<int> reindex_percent{100};
-  // Bumped by each policy change; a rebuild that sees a newer one stops.
+  // Bumped by each policy change and by a stop; a rebuild that sees a newer one ends.
+  // Checked and bumped under rebuild_mutex, so no rebuild write follows a stop.
   std::atomic<uint64_t> index_generation{0};
+  std::mutex rebuild_mutex;
 };
 
 class Container {
@@ -118,14 +124,31 @@ class Container {
   // The scope of a whole container, or of one physical partition.
   ReadScope FullScope() const { return ReadScope{}; }
 
-  // Removes the container's items and index (part of deleting the container).
+  // Removes the container's items and index (part of deleting the container), and
+  // stops a rebuild of its index.
   void AddDropToBatch(storage::WriteBatch& batch) const;
 
   const index::IndexingPolicy& indexing_policy() const { return indexing_; }
-  // Rebuilds the whole range index under the current policy (after a policy change),
-  // reporting progress in write_state()->reindex_percent. Runs alongside writes.
-  // `generation` is write_state()->index_generation when the rebuild was started.
+
+  // Index maintenance (container_index.cc). The index of a container is complete for
+  // its policy when the index marker (a meta key holding the policy's JSON) says so;
+  // a policy change removes the marker in the same write as the new container record,
+  // so a crash in the middle of a rebuild is followed by a new rebuild on start.
+  std::string IndexMarkerKey() const;
+  std::string IndexMarkerValue() const;
+  // Whether the stored marker matches this container's policy.
+  Result<bool> IndexIsCurrent() const;
+  // Makes writers index under this container's policy and marks the index as being
+  // rebuilt; returns the generation to pass to RebuildIndex.
+  uint64_t BeginIndexRebuild();
+  // Rebuilds the whole range index under the current policy, reporting progress in
+  // write_state()->reindex_percent, alongside writes; then writes the marker. Ends
+  // early, leaving the index not ready, when a newer change or StopIndexRebuild came.
   Status RebuildIndex(uint64_t generation) const;
+  // Ends a running rebuild: when this returns, it writes nothing more.
+  void StopIndexRebuild() const;
+  // Percent of the items indexed under the current policy: 100 unless a rebuild runs.
+  int IndexTransformationProgress() const { return write_state_->reindex_percent.load(); }
 
  private:
   std::mutex& StripeFor(std::string_view key) const;
@@ -136,6 +159,7 @@ class Container {
       const std::function<bool(std::string_view key, std::string_view json)>& visit) const;
 
   // Index entries of an item version (empty when the text is not an item).
+  // Call with the item's stripe held: they read write_state()->write_policy.
   std::vector<std::string> IndexKeysOf(std::string_view json, std::string_view epk,
                                        std::string_view id) const;
   std::vector<std::string> IndexKeysOf(const json::Value& item, std::string_view epk,

@@ -15,15 +15,15 @@ namespace orrery::engine {
 
 std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::string_view epk,
                                                 std::string_view id) const {
-  if (!indexing_.enabled()) return {};
+  const index::IndexingPolicy& policy = *write_state_->write_policy;
+  if (!policy.enabled()) return {};
   const uint32_t partition = settings_.partitions.Owner(epk).number;
-  return index::EntryKeys(indexing_, item,
-                          index::ItemLocation{settings_.number, partition, epk, id});
+  return index::EntryKeys(policy, item, index::ItemLocation{settings_.number, partition, epk, id});
 }
 
 std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::string_view epk,
                                                 std::string_view id) const {
-  if (!indexing_.enabled()) return {};
+  if (!write_state_->write_policy->enabled()) return {};
   Result<json::Value> item = json::Parse(json);
   if (!item.ok()) return {};
   return IndexKeysOf(*item, epk, id);
@@ -43,12 +43,53 @@ void Container::AddIndexChanges(storage::WriteBatch& batch,
   for (const std::string& key : added) batch.Put(key, "");
 }
 
+std::string Container::IndexMarkerKey() const {
+  return storage::keys::Meta("index-policy/" + std::to_string(settings_.number));
+}
+
+std::string Container::IndexMarkerValue() const {
+  const json::Value* policy = settings_.resource.Find("indexingPolicy");
+  return policy ? json::Write(*policy) : std::string();
+}
+
+Result<bool> Container::IndexIsCurrent() const {
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> marker, store_.Get(IndexMarkerKey()));
+  return marker && *marker == IndexMarkerValue();
+}
+
+uint64_t Container::BeginIndexRebuild() {
+  ContainerWriteState& state = *write_state_;
+  // Every stripe, in index order (as no writer takes two): no write is in flight
+  // while the policy writers use changes.
+  std::vector<std::unique_lock<std::mutex>> stripes;
+  stripes.reserve(state.stripes.size());
+  for (std::mutex& stripe : state.stripes) stripes.emplace_back(stripe);
+  std::lock_guard rebuild(state.rebuild_mutex);
+  state.write_policy = std::make_shared<const index::IndexingPolicy>(indexing_);
+  state.index_ready = false;
+  state.reindex_percent = 0;
+  return ++state.index_generation;
+}
+
+void Container::StopIndexRebuild() const {
+  std::lock_guard rebuild(write_state_->rebuild_mutex);
+  ++write_state_->index_generation;
+}
+
 Status Container::RebuildIndex(uint64_t generation) const {
   ContainerWriteState& state = *write_state_;
-  const auto superseded = [&] { return state.index_generation.load() != generation; };
+  // Writes `batch` unless the rebuild was superseded; false when it was (or failed).
+  Status status;
+  const auto write_if_current = [&](storage::WriteBatch& batch) {
+    std::lock_guard rebuild(state.rebuild_mutex);
+    if (state.index_generation.load() != generation) return false;
+    status = store_.Write(batch);
+    return status.ok();
+  };
+
   storage::WriteBatch clear;
   clear.DeleteRange(index::ContainerBegin(settings_.number), index::ContainerEnd(settings_.number));
-  ORRERY_RETURN_IF_ERROR(store_.Write(clear));
+  if (!write_if_current(clear)) return status;
 
   const std::string begin = storage::keys::ItemsFrom(settings_.number, "");
   const std::string end = storage::keys::ItemsEnd(settings_.number);
@@ -58,27 +99,29 @@ Status Container::RebuildIndex(uint64_t generation) const {
     return true;
   }));
   size_t done = 0;
-  Status status;
+  bool finished = true;
   ORRERY_RETURN_IF_ERROR(store_.Scan(begin, end, [&](std::string_view key, std::string_view) {
-    if (superseded()) return false;
     std::string_view epk, id;
     if (!storage::keys::ParseItem(key, epk, id)) return true;
     // Under the item's write lock, from its current version: a concurrent write
-    // either happened before (and is what we index) or after (and fixes the entries
-    // itself), so no entry of a stale version survives.
+    // either happened before (and is what we index) or after (and replaces these
+    // entries itself, under the same policy), so no entry of a stale version survives.
     const std::string item_key(key);
     std::lock_guard lock(StripeFor(item_key));
     Result<std::optional<std::string>> current = store_.Get(item_key);
     if (!current.ok()) {
       status = current.status();
+      finished = false;
       return false;
     }
     std::optional<ItemRecordView> record = *current ? DecodeItemRecord(**current) : std::nullopt;
     if (record) {
       storage::WriteBatch batch;
       AddIndexChanges(batch, {}, IndexKeysOf(record->json, epk, id));
-      status = store_.Write(batch);
-      if (!status.ok()) return false;
+      if (!write_if_current(batch)) {
+        finished = false;
+        return false;
+      }
     }
     ++done;
     state.reindex_percent =
@@ -86,10 +129,15 @@ Status Container::RebuildIndex(uint64_t generation) const {
     return true;
   }));
   ORRERY_RETURN_IF_ERROR(status);
-  if (!superseded()) {
-    state.reindex_percent = 100;
-    state.index_ready = true;
-  }
+  if (!finished) return Status::Ok();
+
+  storage::WriteBatch marker;
+  marker.Put(IndexMarkerKey(), IndexMarkerValue());
+  std::lock_guard rebuild(state.rebuild_mutex);
+  if (state.index_generation.load() != generation) return Status::Ok();
+  ORRERY_RETURN_IF_ERROR(store_.WriteSynced(marker));
+  state.reindex_percent = 100;
+  state.index_ready = true;
   return Status::Ok();
 }
 
