@@ -1,7 +1,10 @@
+#include <chrono>
+
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/item_scope.h"
+#include "api/query_metrics.h"
 #include "api/query_plan.h"
 #include "api/response.h"
 #include "engine/throughput/cost_model.h"
@@ -55,10 +58,23 @@ Result<std::shared_ptr<engine::Container>> ContainerOf(const RequestContext& ctx
   return ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]);
 }
 
+size_t OutputBytes(const engine::FeedPage& page) {
+  size_t bytes = 0;
+  for (const std::string& doc : page.documents) bytes += doc.size();
+  return bytes;
+}
+
 double FeedCharge(const engine::FeedPage& page, double base) {
-  return base +
-         throughput::kQueryPerExtraPartitionCharge * std::max(0, page.partitions_touched - 1) +
-         throughput::kQueryPerLoadedKbCharge * static_cast<double>(page.loaded_bytes) / 1024.0;
+  return throughput::QueryCharge(throughput::QueryWork{.base = base,
+                                                       .partitions = page.partitions_touched,
+                                                       .loaded_bytes = page.loaded_bytes,
+                                                       .index_terms = page.index_entries,
+                                                       .output_bytes = OutputBytes(page)});
+}
+
+double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
@@ -80,8 +96,11 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
 }
 
 HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& container) {
+  QueryPageTimes times;
+  auto start = std::chrono::steady_clock::now();
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> query,
                           CompileQueryBody(ctx.request.body));
+  times.compile_ms = MillisSince(start);
   ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
   if (!scope.has_partition_key && !scope.has_range &&
       container.settings().partitions.partitions().size() > 1 &&
@@ -92,10 +111,18 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
         "x-ms-documentdb-partitionkey, or revise your query to avoid this exception.");
   }
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+  start = std::chrono::steady_clock::now();
   ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
                           container.Query(*query, scope.scope, max_items, ContinuationOf(ctx)));
+  times.execution_ms = MillisSince(start);
+  start = std::chrono::steady_clock::now();
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page,
                                          FeedCharge(page, throughput::kQueryBaseCharge));
+  times.write_ms = MillisSince(start);
+  if (ctx.HeaderIsTrue(headers::kPopulateQueryMetrics)) {
+    response.headers.push_back(
+        {headers::kQueryMetrics, QueryMetricsHeader(page, times, OutputBytes(page))});
+  }
   response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
   response.headers.push_back({headers::kContentPath, container.settings().rid});
   response.headers.push_back({headers::kAltContentPath, AltContentPath(container.settings())});

@@ -35,4 +35,11 @@ double ReplaceCharge(size_t item_bytes, bool indexed) {
 
 double DeleteCharge(size_t item_bytes, bool indexed) { return CreateCharge(item_bytes, indexed); }
 
+double QueryCharge(const QueryWork& work) {
+  return RoundCharge(work.base + kQueryPerExtraPartitionCharge * std::max(0, work.partitions - 1) +
+                     kQueryPerLoadedKbCharge * static_cast<double>(work.loaded_bytes) / 1024.0 +
+                     kQueryPerIndexTermCharge * static_cast<double>(work.index_terms) +
+                     kQueryPerReturnedKbCharge * static_cast<double>(work.output_bytes) / 1024.0);
+}
+
 }  // namespace orrery::throughput

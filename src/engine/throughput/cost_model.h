@@ -29,6 +29,23 @@ inline constexpr double kRejectedCharge = 1.0;
 inline constexpr double kQueryBaseCharge = 2.3;
 inline constexpr double kQueryPerExtraPartitionCharge = 2.5;
 inline constexpr double kQueryPerLoadedKbCharge = 0.3 / 0.55;
+// Index terms read and bytes returned (ru-model.md a.3 "Query"): reading an index term
+// costs a small fraction of loading an item, so an indexed lookup stays near the base
+// charge while a full scan grows with the container.
+inline constexpr double kQueryPerIndexTermCharge = 0.01;
+inline constexpr double kQueryPerReturnedKbCharge = 0.05;
+
+// The work one query page did.
+struct QueryWork {
+  double base = kQueryBaseCharge;  // kMetadataReadCharge for a plain read feed
+  int partitions = 1;              // physical partitions contacted
+  size_t loaded_bytes = 0;         // items loaded from storage (retrievedDocumentSize)
+  size_t index_terms = 0;          // range-index entries read
+  size_t output_bytes = 0;         // bytes of the rows returned
+};
+//   base + 2.5 (partitions - 1) + 0.545 loaded_KB + 0.01 terms + 0.05 output_KB
+// e.g. 2,000 items of 563 B loaded, few returned: 2.3 + 0.545 x 1,099 = 601 (row 16: 604.42).
+double QueryCharge(const QueryWork& work);
 
 // Rounds to two decimals as the service reports charges.
 double RoundCharge(double charge);
