@@ -77,6 +77,13 @@ std::string KeySuffix(std::string_view epk, std::string_view id) {
   return suffix;
 }
 
+// Only the members the query reads are converted (CompiledQuery::item_members).
+Result<json::Value> ParseForQuery(const query::CompiledQuery& query, std::string_view json) {
+  json::ParseOptions options;
+  options.only_members = query.item_members();
+  return json::Parse(json, options);
+}
+
 bool IsScalarTag(index::ValueTag tag) {
   return tag != index::ValueTag::kArray && tag != index::ValueTag::kObject;
 }
@@ -135,7 +142,7 @@ Status Container::CollectOrderedRows(QueryRun& run) const {
   const query::OrderKey& order = *run.plan.order;
   Status eval_status;
   const auto evaluate = [&](std::string_view json, bool only_undefined_keys) {
-    Result<json::Value> doc = json::Parse(json);
+    Result<json::Value> doc = ParseForQuery(run.query, json);
     if (!doc.ok()) return size_t{0};
     const size_t before = run.rows.size();
     eval_status = run.query.EvaluateDocument(*doc, run.rows);
@@ -233,7 +240,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query, const ReadS
   QueryRun run{query, scope, plan, page, {}};
   Status eval_status;
   const auto evaluate = [&](std::string_view json) {
-    Result<json::Value> doc = json::Parse(json);
+    Result<json::Value> doc = ParseForQuery(query, json);
     if (!doc.ok()) return true;
     eval_status = query.EvaluateDocument(*doc, run.rows);
     return eval_status.ok();

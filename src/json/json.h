@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "json/value.h"
@@ -13,6 +14,11 @@ namespace orrery::json {
 struct ParseOptions {
   // Cosmos DB allows 128 levels of nested objects/arrays in an item.
   int max_depth = 128;
+  // When set and the text is an object: only these top-level members (a sorted list)
+  // are converted, and the others are skipped without full validation, so use it only
+  // on texts validated before (stored items). A query that reads a few members of each
+  // item pays for those only.
+  const std::vector<std::string>* only_members = nullptr;
 };
 
 // Parses one complete JSON text (UTF-8 validated). Errors are BadRequest with a

@@ -29,6 +29,17 @@ TEST(JsonTest, HugeUnsignedIntegersBecomeDoubles) {
   EXPECT_EQ(RoundTrip("18446744073709551615"), "18446744073709552000");
 }
 
+TEST(JsonTest, IntegersBeyond64BitsBecomeDoublesAndTheOthersStayIntegers) {
+  Value v = *Parse(R"({"big":123456789012345678901234,"neg":-9223372036854775809,)"
+                   R"("min":-9223372036854775808,"n":7})");
+  EXPECT_FALSE(v.Find("big")->is_integer());
+  EXPECT_DOUBLE_EQ(v.Find("big")->as_double(), 1.2345678901234568e23);
+  EXPECT_FALSE(v.Find("neg")->is_integer());
+  EXPECT_TRUE(v.Find("min")->is_integer());
+  EXPECT_TRUE(v.Find("n")->is_integer());
+  EXPECT_EQ(v.Find("n")->as_int(), 7);
+}
+
 TEST(JsonTest, StringsEscapeControlCharactersAndKeepUtf8) {
   EXPECT_EQ(RoundTrip(R"(["a\"b\\c\n\u0001","ü日本","\u00fc"])"),
             "[\"a\\\"b\\\\c\\n\\u0001\",\"ü日本\",\"ü\"]");

@@ -1,9 +1,12 @@
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "json/json.h"
+#include "json/member_scan.h"
 
 namespace orrery::json {
 namespace {
@@ -61,8 +64,18 @@ simdjson::dom::parser& ThreadParser(int max_depth) {
   return parser;
 }
 
+// Whether an integer literal lies beyond what simdjson reads as an integer.
+// (Up to 2^64 - 1, or down to -2^63.)
+bool BeyondUint64(std::string_view literal) {
+  const bool negative = literal.front() == '-';
+  const std::string_view digits = literal.substr(negative ? 1 : 0);
+  const std::string_view max = negative ? "9223372036854775808" : "18446744073709551615";
+  return digits.size() > max.size() || (digits.size() == max.size() && digits > max);
+}
+
 // simdjson rejects integer literals beyond 64 bits; Cosmos DB reads them as doubles.
-// Appending ".0" to such literals (outside strings) makes simdjson do the same.
+// Appending ".0" to such literals (outside strings) makes simdjson do the same; the
+// other integers of the text stay integers.
 std::string WidenBigIntegers(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 16);
@@ -96,8 +109,9 @@ std::string WidenBigIntegers(std::string_view text) {
         is_integer = false;
         ++end;
       }
-      out.append(text.substr(i, end - i));
-      if (is_integer) {
+      const std::string_view literal = text.substr(i, end - i);
+      out.append(literal);
+      if (is_integer && BeyondUint64(literal)) {
         out += ".0";
       }
       i = end;
@@ -109,12 +123,32 @@ std::string WidenBigIntegers(std::string_view text) {
   return out;
 }
 
+// simdjson reads up to SIMDJSON_PADDING bytes past the end of its input. Copying
+// each text into one reused, padded buffer per thread spares the allocation simdjson
+// would otherwise make for every document.
+std::string_view Padded(std::string_view text) {
+  thread_local std::string buffer;
+  if (buffer.size() < text.size() + simdjson::SIMDJSON_PADDING) {
+    buffer.resize(std::max(text.size() + simdjson::SIMDJSON_PADDING, buffer.size() * 2));
+  }
+  std::memcpy(buffer.data(), text.data(), text.size());
+  return std::string_view(buffer.data(), text.size());
+}
+
 }  // namespace
 
 Result<Value> Parse(std::string_view text, ParseOptions options) {
+  const std::string_view padded = Padded(text);
+  if (options.only_members != nullptr) {
+    // Items read by queries were validated when written, so skipping the members the
+    // query does not read is safe; anything unusual takes the full parse below.
+    if (std::optional<Value> members = ParseTopLevelMembers(text, *options.only_members)) {
+      return std::move(*members);
+    }
+  }
   simdjson::dom::parser& parser = ThreadParser(options.max_depth);
   simdjson::dom::element root;
-  auto error = parser.parse(text.data(), text.size()).get(root);
+  auto error = parser.parse(padded.data(), padded.size(), false).get(root);
   std::string widened;
   if (error == simdjson::NUMBER_ERROR) {
     widened = WidenBigIntegers(text);
@@ -130,6 +164,17 @@ Result<Value> Parse(std::string_view text, ParseOptions options) {
   if (error != simdjson::SUCCESS) {
     return Status::BadRequest(std::string(kInvalidPayload) + " (" + simdjson::error_message(error) +
                               ")");
+  }
+  if (options.only_members != nullptr && root.is_object()) {
+    const std::vector<std::string>& wanted = *options.only_members;
+    Object object;
+    simdjson::dom::object members = root.get_object().value_unsafe();
+    for (simdjson::dom::key_value_pair field : members) {
+      if (std::binary_search(wanted.begin(), wanted.end(), field.key)) {
+        object.emplace_back(std::string(field.key), Convert(field.value));
+      }
+    }
+    return Value::MakeObject(std::move(object));
   }
   return Convert(root);
 }

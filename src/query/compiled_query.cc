@@ -12,6 +12,7 @@
 #include "query/binder.h"
 #include "query/errors.h"
 #include "query/evaluator.h"
+#include "query/field_usage.h"
 #include "query/operators.h"
 #include "query/ordering.h"
 #include "query/parser.h"
@@ -67,9 +68,15 @@ constexpr size_t kMaxQueryCharacters = 524288;
 class CompiledQueryImpl final : public CompiledQuery {
  public:
   explicit CompiledQueryImpl(BoundQuery bound)
-      : bound_(std::move(bound)), query_(*bound_.query), shape_(BuildAccessShape(bound_)) {}
+      : bound_(std::move(bound)),
+        query_(*bound_.query),
+        shape_(BuildAccessShape(bound_)),
+        members_(ItemMembersUsed(bound_)) {}
 
   const AccessShape& access_shape() const override { return shape_; }
+  const std::vector<std::string>* item_members() const override {
+    return members_ ? &*members_ : nullptr;
+  }
 
   Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const override {
     std::vector<const json::Value*> slots(static_cast<size_t>(bound_.slot_count), nullptr);
@@ -324,6 +331,7 @@ class CompiledQueryImpl final : public CompiledQuery {
   BoundQuery bound_;
   const ast::Query& query_;
   const AccessShape shape_;
+  const std::optional<std::vector<std::string>> members_;
 };
 
 }  // namespace

@@ -58,6 +58,11 @@ class CompiledQuery {
 
   // What an index can serve of this query (access_path.h).
   virtual const AccessShape& access_shape() const = 0;
+
+  // The top-level members of an item the query reads (sorted), or nullptr when it may
+  // read the whole item: EvaluateDocument gives the same rows for a document holding
+  // only these members (field_usage.h).
+  virtual const std::vector<std::string>* item_members() const = 0;
 };
 
 // Parses and binds. Errors: BadRequest with the service's error shape in the message
