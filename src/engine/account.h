@@ -56,6 +56,9 @@ class Account {
                                        json::Value body, std::optional<std::string> if_match);
   Status DeleteContainer(std::string_view database_id, std::string_view id);
 
+  // Brings the store to its compacted steady state at once (storage::Store::CompactAll).
+  Status CompactStorage() { return store_->CompactAll(); }
+
  private:
   struct DatabaseEntry {
     uint32_t number = 0;

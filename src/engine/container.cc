@@ -220,11 +220,14 @@ Status Container::ScanScope(
     begin = std::move(resume);
   }
   const size_t prefix = storage::keys::ItemsFrom(n, "").size();
-  return store_.Scan(begin, end, [&](std::string_view key, std::string_view value) {
-    std::optional<ItemRecordView> record = DecodeItemRecord(value);
-    if (!record) return true;  // unreadable records are skipped, never served
-    return visit(key.substr(prefix), record->json);
-  });
+  return store_.Scan(
+      begin, end,
+      [&](std::string_view key, std::string_view value) {
+        std::optional<ItemRecordView> record = DecodeItemRecord(value);
+        if (!record) return true;  // unreadable records are skipped, never served
+        return visit(key.substr(prefix), record->json);
+      },
+      storage::Store::ScanMode::kBulk);
 }
 
 Result<FeedPage> Container::ReadFeed(const ReadScope& scope, int max_items,

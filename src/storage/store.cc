@@ -73,6 +73,11 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   rocksdb::BlockBasedTableOptions table_options;
   table_options.block_cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  // Items are about 1 KB: 4 KB blocks hold three or four of them, and a scan pays the
+  // per-block cost (cache lookup, decompression call, block set-up) for every few
+  // items. 16 KB blocks make scans markedly faster; hot point reads are served from
+  // the cache of uncompressed blocks either way.
+  table_options.block_size = 16 << 10;
   // Creates look up the id first; most of those lookups miss, which a bloom filter
   // answers without reading table blocks.
   table_options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -80,6 +85,10 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // burn the CPU the request threads need.
   db_options.enable_write_thread_adaptive_yield = false;
   db_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  // Scans decompress every block they read; LZ4 decompresses about twice as fast as
+  // the default Snappy for a similar ratio on JSON. Blocks written before keep their
+  // own compression and stay readable.
+  db_options.compression = rocksdb::kLZ4Compression;
 
   std::string path = options.path;
   if (options.in_memory) {
@@ -128,9 +137,20 @@ Status Store::WriteSynced(WriteBatch& batch) {
   return FromRocks(rep_->db->Write(rep_->synced_write_options, &batch.rep_->batch));
 }
 
+Status Store::CompactAll() {
+  ORRERY_RETURN_IF_ERROR(FromRocks(rep_->db->Flush(rocksdb::FlushOptions())));
+  rocksdb::CompactRangeOptions options;
+  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  return FromRocks(rep_->db->CompactRange(options, nullptr, nullptr));
+}
+
 Status Store::Scan(std::string_view begin, std::string_view end,
-                   const std::function<bool(std::string_view, std::string_view)>& visit) const {
+                   const std::function<bool(std::string_view, std::string_view)>& visit,
+                   ScanMode mode) const {
   rocksdb::ReadOptions read_options;
+  // A bulk scan reads far more than the block cache holds; caching its blocks would
+  // only evict the hot ones that point reads use.
+  read_options.fill_cache = mode != ScanMode::kBulk;
   rocksdb::Slice upper = ToSlice(end);
   read_options.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(rep_->db->NewIterator(read_options));

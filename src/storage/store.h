@@ -56,11 +56,16 @@ class Store {
   // Like Write, but always synced to disk (for rarely written metadata such as id
   // allocation high-water marks).
   Status WriteSynced(WriteBatch& batch);
+  // Flushes the memtables and compacts every level: the steady state that background
+  // compaction reaches on an idle server, at once (benchmarks, and after bulk loads).
+  Status CompactAll();
 
   // Calls visit(key, value) for keys in [begin, end) in order until it returns false.
   // The views are valid only during the call.
+  enum class ScanMode { kNormal, kBulk };
   Status Scan(std::string_view begin, std::string_view end,
-              const std::function<bool(std::string_view, std::string_view)>& visit) const;
+              const std::function<bool(std::string_view, std::string_view)>& visit,
+              ScanMode mode = ScanMode::kNormal) const;
   // The same keys in descending order (for index scans that serve ORDER BY ... DESC).
   Status ScanReverse(std::string_view begin, std::string_view end,
                      const std::function<bool(std::string_view, std::string_view)>& visit) const;
