@@ -26,7 +26,8 @@ namespace orrery {
 namespace {
 
 // `x` is excluded from the index, `k` has items / 10 distinct values (10 items each),
-// `ts` is unique, and `payload` pads the item to about 1 KB.
+// `ts` is unique, and `payload` pads the item to about 1 KB. `x` is the last member, so
+// the scan reads through the whole item to find it.
 constexpr const char* kContainer = R"({"id":"c","partitionKey":{"paths":["/pk"],"version":2},
   "indexingPolicy":{"indexingMode":"consistent","includedPaths":[{"path":"/*"}],
   "excludedPaths":[{"path":"/x/?"},{"path":"/payload/?"},{"path":"/\"_etag\"/?"}]}})";
@@ -60,9 +61,9 @@ Fixture& Loaded() {
       const std::string pk = "pk" + std::to_string(i % 5000);
       body = R"({"id":"item)" + std::to_string(i) + R"(","pk":")" + pk + R"(","ts":)" +
              std::to_string(1700000000 + i) + R"(,"k":)" + std::to_string(i % (f->items / 10)) +
-             R"(,"x":)" + std::to_string(i) + R"(,"name":"name)" + std::to_string(i % 977) +
-             R"(","active":)" + (i % 3 == 0 ? "true" : "false") + R"(,"payload":")" + payload +
-             "\"}";
+             R"(,"name":"name)" + std::to_string(i % 977) + R"(","active":)" +
+             (i % 3 == 0 ? "true" : "false") + R"(,"payload":")" + payload + R"(","x":)" +
+             std::to_string(i) + "}";
       engine::ItemWriteRequest request;
       request.kind = engine::WriteKind::kCreate;
       request.partition_key = {partition::PartitionKeyComponent::String(pk)};

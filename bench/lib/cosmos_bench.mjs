@@ -12,23 +12,14 @@
 // Every command prints one JSON object (or one line) on stdout; diagnostics go to stderr.
 
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sign } from './cosmos_auth.mjs';
 
-const KEY = process.env.ORRERY_BENCH_KEY ||
-  'C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==';
-const KEY_BYTES = Buffer.from(KEY, 'base64');
-
-export function sign(verb, resourceType, resourceLink, date) {
-  const text = `${verb.toLowerCase()}\n${resourceType.toLowerCase()}\n${resourceLink}\n` +
-    `${date.toLowerCase()}\n\n`;
-  const sig = crypto.createHmac('sha256', KEY_BYTES).update(text, 'utf8').digest('base64');
-  return encodeURIComponent(`type=master&ver=1.0&sig=${sig}`);
-}
+export { sign };
 
 function args(argv) {
   const out = {};

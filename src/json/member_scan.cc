@@ -30,15 +30,30 @@ class Scanner {
   }
 
   // After the opening quote: moves past the closing one. False if there is none.
+  // Names and most values are short: a plain loop finds their end sooner than a
+  // memchr call; long strings go to memchr.
   bool SkipStringBody() {
+    const char* const begin = text_.data();
+    const char* const end = begin + text_.size();
+    const char* p = begin + pos_;
+    const char* const inline_end = std::min(end, p + 24);
     while (true) {
-      const void* quote = std::memchr(text_.data() + pos_, '"', text_.size() - pos_);
-      if (quote == nullptr) return false;
-      size_t end = static_cast<const char*>(quote) - text_.data();
+      while (p < inline_end && *p != '"') ++p;
+      if (p >= inline_end) {
+        p = static_cast<const char*>(std::memchr(p, '"', static_cast<size_t>(end - p)));
+        if (p == nullptr) return false;
+      }
+      // An escaped quote has an odd number of backslashes before it.
       size_t backslashes = 0;
-      while (end - backslashes > pos_ && text_[end - backslashes - 1] == '\\') ++backslashes;
-      pos_ = end + 1;
-      if (backslashes % 2 == 0) return true;
+      while (p - backslashes > begin + pos_ &&
+             p[-1 - static_cast<ptrdiff_t>(backslashes)] == '\\') {
+        ++backslashes;
+      }
+      if (backslashes % 2 == 0) {
+        pos_ = static_cast<size_t>(p - begin) + 1;
+        return true;
+      }
+      ++p;
     }
   }
 
@@ -88,14 +103,16 @@ class Scanner {
   size_t pos_ = 0;
 };
 
-// The few members a query reads: a linear check, lengths first, beats a binary search.
-bool IsWanted(const std::vector<std::string>& wanted, std::string_view name) {
-  for (const std::string& w : wanted) {
+// The position of `name` in `wanted`, or -1. The few members a query reads: a linear
+// check, lengths first, beats a binary search.
+int WantedIndex(const std::vector<std::string>& wanted, std::string_view name) {
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    const std::string& w = wanted[i];
     if (w.size() == name.size() && std::memcmp(w.data(), name.data(), name.size()) == 0) {
-      return true;
+      return static_cast<int>(i);
     }
   }
-  return false;
+  return -1;
 }
 
 // The common scalars directly; anything else (escapes, fractions, exponents, integers
@@ -128,16 +145,27 @@ std::optional<Value> ParseTopLevelMembers(std::string_view text,
   if (!scanner.Consume('{')) return std::nullopt;
   Object object;
   if (scanner.Consume('}')) return Value::MakeObject(std::move(object));
+  // Once every wanted member has been seen the rest is skipped unread: lookups find
+  // the first of duplicate names, so later ones would never be used.
+  const bool can_stop = wanted.size() <= 64;
+  const uint64_t all_found =
+      wanted.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << wanted.size()) - 1;
+  uint64_t found = 0;
   do {
     std::optional<std::string_view> name = scanner.MemberName();
     if (!name || !scanner.Consume(':')) return std::nullopt;
     scanner.SkipSpace();
     const size_t start = scanner.pos();
     if (!scanner.SkipValue()) return std::nullopt;
-    if (IsWanted(wanted, *name)) {
+    const int index = WantedIndex(wanted, *name);
+    if (index >= 0) {
       Result<Value> value = ParseMemberValue(text.substr(start, scanner.pos() - start));
       if (!value.ok()) return std::nullopt;
       object.emplace_back(std::string(*name), std::move(*value));
+      if (can_stop && index < 64) {
+        found |= uint64_t{1} << index;
+        if (found == all_found) return Value::MakeObject(std::move(object));
+      }
     }
   } while (scanner.Consume(','));
   if (!scanner.Consume('}')) return std::nullopt;

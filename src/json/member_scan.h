@@ -14,7 +14,9 @@
 
 namespace orrery::json {
 
-// The object with only the members named in `wanted` (sorted), in text order; nullopt
+// The object with only the members named in `wanted` (sorted), in text order, up to
+// the first occurrence of the last of them to appear (later duplicates are not read:
+// Value::Find finds the first); nullopt
 // when the text is not an object, or has something this scanner leaves to the full
 // parser (an escaped member name, a malformed part).
 std::optional<Value> ParseTopLevelMembers(std::string_view text,

@@ -50,6 +50,10 @@ TEST(MemberScanTest, WhitespaceAnywhere) {
   ExpectSameAsFullParse(" {\n \"a\" : 1 ,\t\"b\" : [ 1 , 2 ] , \"c\" : \"x\" \r\n} ", {"a", "c"});
   ExpectSameAsFullParse("{}", {"a"});
   ExpectSameAsFullParse(R"({"a":"ends with backslash\\","b":2})", {"b"});
+  // Escaped quotes before and after the first 24 characters of a string.
+  ExpectSameAsFullParse(R"({"a":"x\"y and then a long stretch \" of text \\\" more\"","b":[1]})",
+                        {"a", "b"});
+  ExpectSameAsFullParse(R"({"a":"a long stretch of text first, \"then\" quotes","b":3})", {"b"});
 }
 
 TEST(MemberScanTest, LeavesTheUnusualToTheFullParser) {
@@ -57,7 +61,15 @@ TEST(MemberScanTest, LeavesTheUnusualToTheFullParser) {
   EXPECT_FALSE(ParseTopLevelMembers(R"({"a\u0062":1})", {"ab"}).has_value());
   EXPECT_FALSE(ParseTopLevelMembers(R"({"a":"unterminated)", {"a"}).has_value());
   EXPECT_FALSE(ParseTopLevelMembers(R"({"a":[1,2)", {"a"}).has_value());
-  EXPECT_FALSE(ParseTopLevelMembers(R"({"a":1 "b":2})", {"a"}).has_value());
+  EXPECT_FALSE(ParseTopLevelMembers(R"({"a":1 "b":2})", {"b"}).has_value());
+}
+
+TEST(MemberScanTest, StopsOnceEveryWantedMemberWasSeen) {
+  // What follows the last wanted member is not read, malformed or not; a duplicate
+  // name later on would not be found by Value::Find anyway.
+  std::optional<Value> v = ParseTopLevelMembers(R"({"a":1,"b":"x","a":2,"c":[1,)", {"a", "b"});
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(Write(*v), R"({"a":1,"b":"x"})");
 }
 
 TEST(MemberScanTest, ParseUsesItThroughOnlyMembers) {
