@@ -2,14 +2,35 @@
 
 #include "api/feed.h"
 #include "api/response.h"
+#include "engine/query_routing.h"
 #include "json/json.h"
 #include "query/query_plan.h"
 
 namespace orrery::api {
 
+namespace {
+
+// The EPK ranges the SDK is to query: one logical partition (a point range, as the
+// service answers equality on the whole key), a hierarchical key's prefix, or all.
+json::Value RoutedRange(const engine::QueryRouting& routing) {
+  using json::Value;
+  const bool point = routing.kind == engine::QueryRouting::Kind::kLogicalPartition;
+  return Value::MakeObject({
+      {"min", Value::String(point ? routing.epk : routing.range.min)},
+      {"max", Value::String(point ? routing.epk : routing.range.max)},
+      {"isMinInclusive", Value::Bool(true)},
+      {"isMaxInclusive", Value::Bool(point)},
+  });
+}
+
+}  // namespace
+
 HandlerResult HandleQueryPlan(const RequestContext& ctx) {
   // Compiling validates the body and the query so errors surface with the service's 400.
-  ORRERY_RETURN_IF_ERROR(CompileQueryBody(ctx.request.body).status());
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> compiled,
+                          CompileQueryBody(ctx.request.body));
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
+                          ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
   ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(ctx.request.body));
   std::vector<query::Parameter> parameters;
   if (const json::Value* params = spec.Find("parameters"); params && params->is_array()) {
@@ -20,6 +41,11 @@ HandlerResult HandleQueryPlan(const RequestContext& ctx) {
   }
   ORRERY_ASSIGN_OR_RETURN(json::Value plan,
                           query::BuildQueryPlan(spec.Find("query")->as_string(), parameters));
+  const engine::QueryRouting routing =
+      engine::RouteQuery(container->settings().partition_key, compiled->access_shape());
+  if (compiled->reads_items() && routing.kind != engine::QueryRouting::Kind::kFanOut) {
+    plan.Set("queryRanges", json::Value::MakeArray({RoutedRange(routing)}));
+  }
   ResponseBuilder builder(200, ctx.activity_id);
   builder.Charge(0).JsonBody(json::Write(plan));
   return std::move(builder).Build();

@@ -17,6 +17,7 @@
 #include "engine/continuation_token.h"
 #include "engine/index_plan.h"
 #include "engine/item_record.h"
+#include "engine/query_routing.h"
 #include "index/index_key.h"
 #include "index/index_scan.h"
 #include "json/json.h"
@@ -214,8 +215,12 @@ Status Container::CollectOrderedRows(QueryRun& run) const {
   return Status::Ok();
 }
 
-Result<FeedPage> Container::Query(const query::CompiledQuery& query, const ReadScope& scope,
-                                  int max_items, std::string_view continuation) const {
+Result<FeedPage> Container::Query(const query::CompiledQuery& query,
+                                  const ReadScope& requested_scope, int max_items,
+                                  std::string_view continuation) const {
+  // Equality on the partition key keeps the query in its partition (query_routing.h).
+  const ReadScope scope =
+      NarrowScope(requested_scope, RouteQuery(settings_.partition_key, query.access_shape()));
   DecodedToken token;
   if (!continuation.empty()) {
     ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
@@ -224,7 +229,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query, const ReadS
     }
   }
   FeedPage page;
-  page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);
+  page.partitions_touched =
+      scope.exact_epk ? 1 : settings_.partitions.CountOverlapping(scope.range);
 
   if (!query.reads_items()) {
     // `SELECT VALUE 1 + 2`: one evaluation, whatever the container holds.

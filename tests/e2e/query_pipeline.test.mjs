@@ -21,6 +21,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer } from "./lib/server.mjs";
 import { sdkClient, restClient, uniqueId, dropDatabase } from "./lib/util.mjs";
+import { queryRecorder } from "./lib/query_recorder.mjs";
 
 const TIMEOUT = 180_000;
 const PARTITIONS = 8;
@@ -108,33 +109,6 @@ const PIPELINE_MODES = [
   { name: "forceQueryPlan", options: { forceQueryPlan: true } },
   { name: "enableQueryControl", options: { enableQueryControl: true } },
 ];
-
-/** Records the item query requests (and plan requests) the SDK sends, with their headers. */
-function queryRecorder() {
-  const log = [];
-  const plugin = {
-    on: "request",
-    plugin: async (context, diagnosticNode, next) => {
-      const h = context.headers ?? {};
-      const header = (name) => {
-        for (const [k, v] of Object.entries(h)) if (k.toLowerCase() === name) return v;
-        return undefined;
-      };
-      const isPlan = String(header("x-ms-cosmos-is-query-plan-request") ?? "").toLowerCase() === "true";
-      if ((context.operationType === "query" || isPlan) && /\/docs$/.test(context.path ?? "")) {
-        const body = typeof context.body === "string" ? context.body : JSON.stringify(context.body ?? "");
-        log.push({
-          path: context.path,
-          plan: isPlan,
-          rangeId: header("x-ms-documentdb-partitionkeyrangeid"),
-          body,
-        });
-      }
-      return next(context, diagnosticNode);
-    },
-  };
-  return { log, plugin };
-}
 
 /** JSON-normal form: drops undefined members, as the wire would. */
 const normal = (v) => JSON.parse(JSON.stringify(v ?? null));

@@ -1,7 +1,7 @@
 #pragma once
 
-// Partition key paths ("/a/b", "/\"odd name\"") split into member names. Internal to
-// engine/partition: used to validate definitions and to extract keys from items.
+// Partition key paths ("/a/b", "/\"odd name\"") split into member names. Used in
+// engine/partition to validate definitions and extract keys, and by query routing.
 
 #include <string>
 #include <string_view>
