@@ -285,6 +285,12 @@ void AppendSource(std::string& out, const FromSource& source) {
       out += ") AS ";
       out += source.alias;
       return;
+    case SourceKind::kIterateSubquery:
+      out += source.alias;
+      out += " IN (";
+      AppendQuery(out, *source.subquery);
+      out += ')';
+      return;
   }
 }
 

@@ -235,24 +235,32 @@ struct SelectClause {
 };
 
 enum class SourceKind : uint8_t {
-  kCollection,  // collection [AS] alias: binds the value at a path
-  kIterate,     // alias IN collection: binds each element of an array
-  kSubquery,    // (query) [AS] alias
+  kCollection,       // collection [AS] alias: binds the value at a path
+  kIterate,          // alias IN collection: binds each element of an array
+  kSubquery,         // (query) [AS] alias: binds each value the subquery yields
+  kIterateSubquery,  // alias IN (query): binds each element of each array it yields
 };
 
 struct FromSource {
   SourceKind kind = SourceKind::kCollection;
-  // An identifier followed by .name, ["name"] and [n] steps. In the first source the
-  // identifier names the container (any name); in a JOIN it is an alias in scope.
+  // kCollection, kIterate: an identifier followed by .name, ["name"] and [n] steps. In
+  // the first source the identifier names the container (any name); in a JOIN it is an
+  // alias in scope. Null for the subquery kinds.
   ExprPtr collection;
-  std::unique_ptr<Query> subquery;  // kSubquery
-  // binder: for kSubquery, how to run `subquery` (binder.h, subquery.h).
+  std::unique_ptr<Query> subquery;  // kSubquery, kIterateSubquery
+  // binder: for the subquery kinds, how to run `subquery` (binder.h, subquery.h).
   const BoundSubquery* bound_subquery = nullptr;
   std::string alias;
   SourceRange alias_range;
   SourceRange range;
   int slot = -1;  // binder: where the alias is bound
 };
+
+// Whether the source's values come from running `subquery` (kSubquery, kIterateSubquery)
+// rather than from evaluating `collection`.
+inline bool IsSubquerySource(const FromSource& source) {
+  return source.kind == SourceKind::kSubquery || source.kind == SourceKind::kIterateSubquery;
+}
 
 struct SortItem {
   ExprPtr expr;

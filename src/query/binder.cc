@@ -75,7 +75,7 @@ class Binder {
     for (size_t i = 0; i < q.from.size(); ++i) {
       ast::FromSource& source = q.from[i];
       const bool names_container = i == 0 && (parent_ == nullptr || container_source_);
-      if (source.kind == ast::SourceKind::kSubquery) {
+      if (ast::IsSubquerySource(source)) {
         ORRERY_RETURN_IF_ERROR(BindSourceSubquery(source, names_container));
       } else if (names_container) {
         // The first identifier names the container, whatever it is called.
@@ -95,9 +95,15 @@ class Binder {
     return Status::Ok();
   }
 
-  // `(SELECT ...) AS x` binds x to each value the subquery yields. As the first source
-  // of the top-level query it runs once per item; results that need every item first
-  // (aggregates, DISTINCT, ORDER BY, TOP, OFFSET) would need a two-stage pipeline.
+  // `(SELECT ...) AS x` binds x to each value the subquery yields; `x IN (SELECT ...)`
+  // to each element of each array value it yields (subquery.cc, IterateElements). The
+  // service's docs show `x IN (SELECT ...)` only after JOIN and say nothing of scoping,
+  // so both forms are bound alike: the subquery sees the aliases of the sources before
+  // it (correlation), not its own alias, and either may be the first source, which the
+  // SDK grammar allows (collection = "(" query ")"). As the first source of the
+  // top-level query it runs once per item, its own first source naming the container;
+  // results that need every item first (aggregates, DISTINCT, ORDER BY, TOP, OFFSET)
+  // would need a two-stage pipeline.
   Status BindSourceSubquery(ast::FromSource& source, bool names_container) {
     ORRERY_ASSIGN_OR_RETURN(source.bound_subquery, BindSubquery(*source.subquery, names_container));
     const BoundSubquery& sub = *source.bound_subquery;

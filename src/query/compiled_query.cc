@@ -137,13 +137,23 @@ class CompiledQueryImpl final : public CompiledQuery {
     }
     const ast::FromSource& source = query_.from[index];
     const auto slot = static_cast<size_t>(source.slot);
-    if (source.kind == ast::SourceKind::kSubquery) {
-      // (SELECT ...) AS x binds x to each value the subquery yields.
+    if (ast::IsSubquerySource(source)) {
       const std::vector<json::Value> values =
           RunSubquery(*source.bound_subquery, Frame{.slots = slots, .error = &error});
       for (const json::Value& value : values) {
-        slots[slot] = &value;
-        BindSource(index + 1, slots, out, error);
+        if (source.kind == ast::SourceKind::kSubquery) {
+          // (SELECT ...) AS x binds x to each value the subquery yields.
+          slots[slot] = &value;
+          BindSource(index + 1, slots, out, error);
+        } else if (value.is_array()) {
+          // x IN (SELECT ...) is IN over the subquery's values: x takes each element of
+          // each array value; other values yield nothing (IterateElements in
+          // subquery.cc gives the documented behaviour this follows).
+          for (const json::Value& element : value.as_array()) {
+            slots[slot] = &element;
+            BindSource(index + 1, slots, out, error);
+          }
+        }
       }
       slots[slot] = nullptr;
       return;

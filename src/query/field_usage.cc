@@ -29,7 +29,9 @@ class MemberCollector {
     for (const ast::SelectItem& item : q.select.items) Walk(item.expr.get());
     for (size_t i = 0; i < q.from.size(); ++i) {
       const ast::FromSource& source = q.from[i];
-      if (source.kind == ast::SourceKind::kSubquery) {
+      // `(SELECT ...) AS x` and `x IN (SELECT ...)` alike: the body reads the aliases
+      // before it, the item alias included; as the first source it reads the item.
+      if (ast::IsSubquerySource(source)) {
         if (top_level && i == 0) {
           NeedWholeItem();
         } else {
@@ -102,7 +104,8 @@ std::optional<std::optional<std::string>> FirstStepOfSource(const ast::Expr& col
 
 std::optional<std::vector<std::string>> ItemMembersUsed(const BoundQuery& bound) {
   const ast::Query& q = *bound.query;
-  if (q.from.empty() || q.from[0].kind == ast::SourceKind::kSubquery) return std::nullopt;
+  // A subquery as the first source names the container itself: its body may read anything.
+  if (q.from.empty() || ast::IsSubquerySource(q.from[0])) return std::nullopt;
   const auto first_step = FirstStepOfSource(*q.from[0].collection);
   if (!first_step) return std::nullopt;
   if (*first_step) {

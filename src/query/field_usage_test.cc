@@ -35,6 +35,18 @@ TEST(ItemMembersUsedTest, JoinsAndSubqueriesReadThroughTheAlias) {
   EXPECT_EQ(MembersOf("SELECT VALUE ARRAY(SELECT * FROM x IN c.list) FROM c"), (Members{{"list"}}));
 }
 
+TEST(ItemMembersUsedTest, JoinSubquerySourcesReadThroughTheAlias) {
+  EXPECT_EQ(MembersOf("SELECT VALUE x FROM c JOIN (SELECT VALUE i.p FROM i IN c.items) x"),
+            (Members{{"items"}}));
+  // `x IN (subquery)` is walked like `(subquery) x`: its body reads the item alias.
+  EXPECT_EQ(MembersOf("SELECT c.id, x FROM c JOIN x IN (SELECT VALUE i.p FROM i IN c.items "
+                      "WHERE i.q > c.min)"),
+            (Members{{"id", "items", "min"}}));
+  EXPECT_EQ(MembersOf("SELECT VALUE x FROM c JOIN t IN c.tags JOIN x IN (SELECT VALUE [t, c.n])"),
+            (Members{{"n", "tags"}}));
+  EXPECT_EQ(MembersOf("SELECT VALUE x FROM c JOIN x IN (SELECT VALUE c)"), std::nullopt);
+}
+
 TEST(ItemMembersUsedTest, AFromPathReadsOneMember) {
   EXPECT_EQ(MembersOf("SELECT * FROM c.children ch WHERE ch.age > 3"), (Members{{"children"}}));
   EXPECT_EQ(MembersOf("SELECT VALUE t FROM t IN c.tags"), (Members{{"tags"}}));
@@ -48,6 +60,7 @@ TEST(ItemMembersUsedTest, TheWholeItemWhenItIsUsedAsAValue) {
   EXPECT_EQ(MembersOf("SELECT VALUE IS_DEFINED(c) FROM c"), std::nullopt);
   EXPECT_EQ(MembersOf("SELECT VALUE (SELECT VALUE c FROM x IN c.l) FROM c"), std::nullopt);
   EXPECT_EQ(MembersOf("SELECT VALUE s.n FROM (SELECT c.n FROM c) s"), std::nullopt);
+  EXPECT_EQ(MembersOf("SELECT VALUE t FROM t IN (SELECT VALUE c.tags FROM c)"), std::nullopt);
 }
 
 }  // namespace

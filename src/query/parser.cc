@@ -201,7 +201,16 @@ class Parser {
       source.alias = alias.string_value;
       source.alias_range = alias.range;
       Advance();  // IN
-      source.collection = ParseCollection();
+      if (At(TokenKind::kLeftParen) && Peek(1).kind == TokenKind::kSelect) {
+        // alias IN (query): the grammar's `collection = "(" query ")"` (query-language.md
+        // §3). No alias follows; the iteration variable is the alias.
+        Advance();
+        source.kind = ast::SourceKind::kIterateSubquery;
+        source.subquery = ParseQuery();
+        Expect(TokenKind::kRightParen);
+      } else {
+        source.collection = ParseCollection();
+      }
     } else if (At(TokenKind::kLeftParen) && Peek(1).kind == TokenKind::kSelect) {
       Advance();
       source.kind = ast::SourceKind::kSubquery;

@@ -127,12 +127,33 @@ TEST(ParserTest, Subqueries) {
   EXPECT_EQ(Query("SELECT (SELECT VALUE 1) AS one"), "SELECT (SELECT VALUE 1) AS one");
 }
 
+TEST(ParserTest, IterationOverASubquery) {
+  EXPECT_EQ(Query("SELECT VALUE x FROM c JOIN x IN (SELECT VALUE i.p FROM i IN c.items)"),
+            "SELECT VALUE x FROM c AS c JOIN x IN (SELECT VALUE i.p FROM i IN c.items)");
+  EXPECT_EQ(Query("select value t from t in (select value c.tags from c) where t = 1"),
+            "SELECT VALUE t FROM t IN (SELECT VALUE c.tags FROM c AS c) WHERE (t = 1)");
+  // Beside the aliased form, which keeps its alias.
+  EXPECT_EQ(Query("SELECT 1 FROM c JOIN (SELECT VALUE 1) one JOIN x IN (SELECT VALUE [one])"),
+            "SELECT 1 FROM c AS c JOIN (SELECT VALUE 1) AS one JOIN x IN (SELECT VALUE [one])");
+}
+
+TEST(ParserTest, IterationOverASubqueryTakesNoAliasAndOnlyAQuery) {
+  EXPECT_EQ(ErrorSummary("SELECT 1 FROM c JOIN x IN (SELECT VALUE c.a) AS y"),
+            "SC1001 45-47: Syntax error, incorrect syntax near 'AS'.");
+  EXPECT_EQ(ErrorSummary("SELECT 1 FROM c JOIN x IN (c.a)"),
+            "SC1001 26-27: Syntax error, incorrect syntax near '('.");
+  EXPECT_EQ(ErrorSummary("SELECT 1 FROM c JOIN x IN (SELECT VALUE c.a"),
+            "SC1002 43-43: Syntax error, unexpected end-of-file.");
+}
+
 TEST(ParserTest, PrintedQueriesParseBackToTheSameText) {
   for (const char* text : {
            "SELECT DISTINCT VALUE {a: c.a ?? -1, b: [c.b, NOT c.c]} FROM c WHERE c.x IN (1, 2) "
            "AND c.y NOT BETWEEN 'a' AND 'z' ORDER BY c['my key'] DESC OFFSET 0 LIMIT 10",
            "SELECT t.name, COUNT(1) FROM c JOIN t IN c.tags WHERE (c.a || 'x') LIKE '%x' "
            "GROUP BY t.name",
+           "SELECT VALUE [c.id, x] FROM c JOIN x IN (SELECT DISTINCT VALUE t.a FROM t IN c.tags "
+           "JOIN u IN (SELECT VALUE t.b) ORDER BY t.a OFFSET 1 LIMIT 2) WHERE x > 0",
        }) {
     const std::string once = Query(text);
     EXPECT_EQ(Query(once), once) << text;

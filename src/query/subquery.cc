@@ -92,24 +92,45 @@ class SubqueryRun {
         slots_[slot] = &values[i];
         BindSource(index + 1);
       }
+    } else if (source.kind == ast::SourceKind::kIterateSubquery) {
+      const std::vector<Value> values = RunSubquery(*source.bound_subquery, RowFrame());
+      for (const Value& value : values) {
+        IterateElements(value, index);
+      }
     } else {
       const Cell value = Evaluate(*source.collection, RowFrame());
       if (source.kind == ast::SourceKind::kIterate) {
-        if (value.get().is_array()) {
-          for (const Value& element : value.get().as_array()) {
-            if (HasEnough()) {
-              break;
-            }
-            slots_[slot] = &element;
-            BindSource(index + 1);
-          }
-        }
+        IterateElements(value.get(), index);
       } else if (!value.get().is_undefined()) {
         slots_[slot] = &value.get();
         BindSource(index + 1);
       }
     }
     slots_[slot] = nullptr;
+  }
+
+  // `x IN collection` over one value of the collection: binds x to each element of an
+  // array; any other value yields nothing. For `x IN (SELECT ...)` the values are the
+  // subquery's rows, each iterated the same way. That is the documented meaning of IN
+  // (the FROM clause reference: IN iterates "all array elements of each array returned
+  // by the underlying container expression. Any value ... that isn't an array is
+  // ignored"), and the subquery reference's "Mimic join with external reference data"
+  // example relies on it: `JOIN m IN (SELECT VALUE [{unit: 'ng', ...}, ...])` binds m to
+  // each object of the one array row. So a row that is a number, or the object of a
+  // SELECT without VALUE, yields nothing; `JOIN (SELECT ...) AS x` binds rows as they
+  // are. The .NET SDK's offline query engine iterates subquery rows the same way.
+  void IterateElements(const Value& value, size_t index) {
+    if (!value.is_array()) {
+      return;
+    }
+    const auto slot = static_cast<size_t>(query_.from[index].slot);
+    for (const Value& element : value.as_array()) {
+      if (HasEnough()) {
+        break;
+      }
+      slots_[slot] = &element;
+      BindSource(index + 1);
+    }
   }
 
   void Emit() {

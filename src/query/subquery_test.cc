@@ -263,6 +263,64 @@ TEST(SubqueryTest, FromSubqueryThatNeedsEveryItemIsNotSupported) {
             "page are not supported by this Orrery version.");
 }
 
+// ---- x IN (subquery) ----
+
+TEST(SubqueryTest, InOverASubqueryIteratesEachArrayRow) {
+  // One array row per item: x takes its elements; item 4's "x" is not an array.
+  EXPECT_EQ(Items("SELECT VALUE [c.id, x] FROM c JOIN x IN (SELECT VALUE c.tags)"),
+            R"([["1","a"],["1","b"],["1","b"],["2","b"]])");
+  // Every array row is iterated, in row order.
+  EXPECT_EQ(Items("SELECT VALUE x FROM c JOIN x IN (SELECT VALUE [k.name, k.grade] FROM k IN "
+                  "c.kids WHERE k.grade = 5)"),
+            R"(["Bo",5,"Di",5])");
+}
+
+TEST(SubqueryTest, InOverASubqueryIgnoresRowsThatAreNotArrays) {
+  EXPECT_EQ(Items("SELECT VALUE x FROM c JOIN x IN (SELECT VALUE k.name FROM k IN c.kids)"), "[]");
+  // Without VALUE each row is an object.
+  EXPECT_EQ(Items("SELECT VALUE x FROM c JOIN x IN (SELECT k.name FROM k IN c.kids)"), "[]");
+  EXPECT_EQ(Items("SELECT VALUE x FROM c JOIN x IN (SELECT VALUE c.missing)"), "[]");
+}
+
+TEST(SubqueryTest, InOverASubqueryIsCorrelatedAndFilters) {
+  EXPECT_EQ(Items("SELECT c.id, n FROM c JOIN k IN c.kids JOIN n IN (SELECT VALUE "
+                  "ARRAY(SELECT VALUE t FROM t IN c.tags WHERE t != k.name)) WHERE n = 'b'"),
+            R"([{"id":"1","n":"b"},{"id":"1","n":"b"},{"id":"1","n":"b"},{"id":"1","n":"b"},)"
+            R"({"id":"1","n":"b"},{"id":"1","n":"b"}])");
+  EXPECT_EQ(Items("SELECT VALUE COUNT(1) FROM c JOIN x IN (SELECT VALUE c.tags) WHERE x = 'b'"),
+            "[3]");
+}
+
+TEST(SubqueryTest, InOverASubqueryAsTheFirstSource) {
+  EXPECT_EQ(Items("SELECT VALUE t FROM t IN (SELECT VALUE c.tags FROM c WHERE c.id != '2')"),
+            R"(["a","b","b"])");
+  EXPECT_EQ(Items("SELECT VALUE k.name FROM k IN (SELECT VALUE c.kids FROM c) "
+                  "JOIN g IN (SELECT VALUE [k.grade]) WHERE g > 5"),
+            R"(["Cy"])");
+  EXPECT_EQ(ErrorSummary("SELECT VALUE t FROM t IN (SELECT VALUE COUNT(1) FROM c)"),
+            "SC2000 20-55: Subqueries over the container that aggregate, sort, de-duplicate or "
+            "page are not supported by this Orrery version.");
+}
+
+TEST(SubqueryTest, InOverASubqueryResolvesNamesLikeAnAliasedSubquery) {
+  EXPECT_EQ(ErrorSummary("SELECT VALUE x FROM c JOIN x IN (SELECT VALUE t FROM t IN d.tags)"),
+            "SC2001 58-59: Identifier 'd' could not be resolved.");
+  // The iteration variable is not in scope inside its own subquery.
+  EXPECT_EQ(ErrorSummary("SELECT VALUE x FROM c JOIN x IN (SELECT VALUE x)"),
+            "SC2001 46-47: Identifier 'x' could not be resolved.");
+  EXPECT_EQ(ErrorSummary("SELECT VALUE 1 FROM c JOIN c IN (SELECT VALUE c.tags)"),
+            "SC2000 27-28: The alias 'c' is used more than once.");
+}
+
+TEST(SubqueryTest, InOverASubqueryStopsEarlyInsideExists) {
+  EXPECT_EQ(Items("SELECT VALUE c.id FROM c WHERE EXISTS(SELECT VALUE 1 FROM t IN c.tags "
+                  "JOIN x IN (SELECT VALUE [t, t]) WHERE x = 'b')"),
+            R"(["1","2"])");
+  EXPECT_EQ(Items("SELECT VALUE ARRAY(SELECT TOP 3 VALUE x FROM x IN (SELECT VALUE c.tags) "
+                  "JOIN y IN (SELECT VALUE [1, 2])) FROM c WHERE c.id = '1'"),
+            R"([["a","a","b"]])");
+}
+
 // ---- Where subqueries may not appear ----
 
 TEST(SubqueryTest, AggregateOfASubqueryIsRejected) {

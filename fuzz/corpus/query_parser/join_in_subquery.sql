@@ -1,0 +1,1 @@
+SELECT c.id, x FROM c JOIN x IN (SELECT VALUE [i.p, i.q] FROM i IN c.items WHERE i.q > 1) WHERE x > 0
