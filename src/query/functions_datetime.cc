@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "query/datetime_format.h"
 #include "query/functions_internal.h"
 
 namespace orrery::query::functions_internal {
@@ -224,6 +225,18 @@ Value GetCurrentTimestamp(Args, const CallContext& context) {
   return Value::Int(FloorDiv(context.now_ticks, kTicksPerMillisecond));
 }
 
+// `ticks` plus n units of `part`, or nullopt past the supported range.
+std::optional<int64_t> AddPart(int64_t ticks, Part part, int64_t n) {
+  switch (part) {
+    case Part::kYear:
+      return n > 1'000'000 || n < -1'000'000 ? std::nullopt : AddMonths(ticks, n * 12);
+    case Part::kMonth:
+      return AddMonths(ticks, n);
+    default:
+      return AddFixed(ticks, part, n);
+  }
+}
+
 // DateTimeAdd(part, n, dt): n is truncated to an integer (not documented).
 Value DateTimeAdd(Args a) {
   const std::optional<Part> part = PartArg(*a[0]);
@@ -231,16 +244,43 @@ Value DateTimeAdd(Args a) {
   if (!part || !a[1]->is_number() || !ticks || !std::isfinite(a[1]->as_double())) {
     return Value();
   }
-  const int64_t n = ToCount(*a[1]);
-  std::optional<int64_t> result;
-  if (*part == Part::kYear) {
-    result = n > 1'000'000 || n < -1'000'000 ? std::nullopt : AddMonths(*ticks, n * 12);
-  } else if (*part == Part::kMonth) {
-    result = AddMonths(*ticks, n);
-  } else {
-    result = AddFixed(*ticks, *part, n);
-  }
+  const std::optional<int64_t> result = AddPart(*ticks, *part, ToCount(*a[1]));
   return result ? DateTimeValue(*result) : Value();
+}
+
+// NOW(part, n) and AGO(part, n): the query's clock reading plus (NOW) or minus (AGO) n
+// units of part, stepped as DateTimeAdd steps. The AGO page makes an invalid part or
+// an n that is not an integer undefined; the NOW page is silent, and NOW takes the
+// same rule so that NOW(p, n) and AGO(p, -n) always agree (DateTimeAdd, by contrast,
+// truncates a fractional n).
+Value OffsetFromNow(const Value& part_arg, const Value& count_arg, bool subtract,
+                    int64_t now_ticks) {
+  const std::optional<Part> part = PartArg(part_arg);
+  const std::optional<int64_t> count = AsInt64(count_arg);
+  if (!part || !count) {
+    return Value();
+  }
+  int64_t n = *count;
+  if (subtract) {
+    // -INT64_MIN does not fit; INT64_MAX stands in exactly: either is out of range for
+    // every part but the nanosecond, and both truncate to the same number of ticks.
+    n = n == INT64_MIN ? INT64_MAX : -n;
+  }
+  const std::optional<int64_t> result = AddPart(now_ticks, *part, n);
+  return result ? DateTimeValue(*result) : Value();
+}
+
+// NOW() is GetCurrentDateTime(). The page gives only NOW() and NOW(part, n); a single
+// argument, which the min/max argument count cannot reject, is undefined.
+Value Now(Args a, const CallContext& context) {
+  if (a.empty()) {
+    return GetCurrentDateTime(a, context);
+  }
+  return a.size() == 2 ? OffsetFromNow(*a[0], *a[1], false, context.now_ticks) : Value();
+}
+
+Value Ago(Args a, const CallContext& context) {
+  return OffsetFromNow(*a[0], *a[1], true, context.now_ticks);
 }
 
 // DateTimeDiff(part, start, end): the number of part boundaries crossed, end - start:
@@ -274,18 +314,13 @@ Value DateTimeDiff(Args a) {
   }
 }
 
-// DateTimePart(part, dt): the part's value; millisecond, microsecond and nanosecond
-// are the fraction of the second in those units ("…20.1301617Z" has 130 ms, 130161
-// mcs and 130161700 ns).
-Value DateTimePart(Args a) {
-  const std::optional<Part> part = PartArg(*a[0]);
-  const std::optional<int64_t> ticks = DateTimeArg(*a[1]);
-  if (!part || !ticks) {
-    return Value();
-  }
-  const Civil c = CivilFromTicks(*ticks);
+// The value of `part` in `ticks`, as DateTimePart(part, dt) gives it: millisecond,
+// microsecond and nanosecond are the fraction of the second in those units
+// ("…20.1301617Z" has 130 ms, 130161 mcs and 130161700 ns).
+Value PartOf(int64_t ticks, Part part) {
+  const Civil c = CivilFromTicks(ticks);
   const int64_t fraction = c.time % kTicksPerSecond;
-  switch (*part) {
+  switch (part) {
     case Part::kYear:
       return Value::Int(c.year);
     case Part::kMonth:
@@ -306,6 +341,51 @@ Value DateTimePart(Args a) {
       return Value::Int(fraction * 100);
   }
   return Value();
+}
+
+Value DateTimePart(Args a) {
+  const std::optional<Part> part = PartArg(*a[0]);
+  const std::optional<int64_t> ticks = DateTimeArg(*a[1]);
+  return part && ticks ? PartOf(*ticks, *part) : Value();
+}
+
+// YEAR(dt), MONTH(dt), DAY(dt): "the same as the DateTimePart function" with that part,
+// so an argument DateTimePart rejects is undefined here too.
+Value Year(Args a) {
+  const std::optional<int64_t> ticks = DateTimeArg(*a[0]);
+  return ticks ? PartOf(*ticks, Part::kYear) : Value();
+}
+Value Month(Args a) {
+  const std::optional<int64_t> ticks = DateTimeArg(*a[0]);
+  return ticks ? PartOf(*ticks, Part::kMonth) : Value();
+}
+Value Day(Args a) {
+  const std::optional<int64_t> ticks = DateTimeArg(*a[0]);
+  return ticks ? PartOf(*ticks, Part::kDay) : Value();
+}
+
+// DATETIMEFORMAT(dt, format): dt written with a custom format string (datetime_format.h).
+// An invalid dt, a format that is not a string, or a malformed format is undefined,
+// as invalid input is for the other date functions.
+Value DateTimeFormat(Args a) {
+  const std::optional<int64_t> ticks = DateTimeArg(*a[0]);
+  if (!ticks || !a[1]->is_string()) {
+    return Value();
+  }
+  const Civil c = CivilFromTicks(*ticks);
+  const DateTimeFields fields{
+      .year = c.year,
+      .month = c.month,
+      .day = c.day,
+      .hour = c.time / kTicksPerHour,
+      .minute = c.time / kTicksPerMinute % 60,
+      .second = c.time / kTicksPerSecond % 60,
+      .fraction = c.time % kTicksPerSecond,
+      // 1970-01-01 was a Thursday.
+      .day_of_week = FloorMod(FloorDiv(*ticks, kTicksPerDay) + 4, 7),
+  };
+  std::optional<std::string> text = FormatDateTimeFields(fields, a[1]->as_string());
+  return text ? Value::String(std::move(*text)) : Value();
 }
 
 // DateTimeBin(dt, part [, size [, origin]]): the latest origin + k * size parts that is
@@ -456,6 +536,12 @@ constexpr std::array kFunctions = {
     FunctionInfo{"DateTimeToTimestamp", 1, 1, DateTimeToTimestamp, kScalar},
     FunctionInfo{"TicksToDateTime", 1, 1, TicksToDateTime, kScalar},
     FunctionInfo{"TimestampToDateTime", 1, 1, TimestampToDateTime, kScalar},
+    FunctionInfo{"YEAR", 1, 1, Year, kScalar},
+    FunctionInfo{"MONTH", 1, 1, Month, kScalar},
+    FunctionInfo{"DAY", 1, 1, Day, kScalar},
+    FunctionInfo{"NOW", 0, 2, nullptr, kScalar, Now},
+    FunctionInfo{"AGO", 2, 2, nullptr, kScalar, Ago},
+    FunctionInfo{"DateTimeFormat", 2, 2, DateTimeFormat, kScalar},
 };
 
 }  // namespace

@@ -180,5 +180,166 @@ TEST(DateTimeFunctionsTest, CurrentTimeIsNow) {
   EXPECT_EQ(Eval("IS_DATETIME(GetCurrentDateTime())"), "[true]");
 }
 
+// YEAR, MONTH and DAY behave as DateTimePart with that part (the service's pages).
+TEST(DateTimeFunctionsTest, YearMonthDayMatchDateTimePart) {
+  EXPECT_EQ(Eval("YEAR('2000-10-10')"), "[2000]");
+  EXPECT_EQ(Eval("YEAR('2024-01-10T14:15:20')"), "[2024]");
+  EXPECT_EQ(Eval("YEAR('1989-03-03T12:12:12.1234567Z')"), "[1989]");
+  EXPECT_EQ(Eval("MONTH('2024-01-10')"), "[1]");
+  EXPECT_EQ(Eval("MONTH('2000-12-12T10:00:00')"), "[12]");
+  EXPECT_EQ(Eval("MONTH('1989-03-03T12:12:12.1234567Z')"), "[3]");
+  EXPECT_EQ(Eval("DAY('2024-01-10')"), "[10]");
+  EXPECT_EQ(Eval("DAY('2000-12-12T10:00:00')"), "[12]");
+  EXPECT_EQ(Eval("DAY('1989-03-03T12:12:12.1234567Z')"), "[3]");
+  EXPECT_EQ(Eval("year('0001-01-01') = DateTimePart('yyyy', '0001-01-01')"), "[true]");
+  EXPECT_EQ(
+      Eval(std::string("[YEAR(") + kSample + "), MONTH(" + kSample + "), DAY(" + kSample + ")]"),
+      "[[2016,5,29]]");
+}
+
+TEST(DateTimeFunctionsTest, YearMonthDayOfInvalidInputAreUndefined) {
+  EXPECT_EQ(Eval("YEAR('not a date')"), "[]");
+  EXPECT_EQ(Eval("YEAR(2020)"), "[]");
+  EXPECT_EQ(Eval("MONTH(null)"), "[]");
+  EXPECT_EQ(Eval("MONTH(undefined)"), "[]");
+  EXPECT_EQ(Eval("DAY('2021-02-30')"), "[]");
+  EXPECT_EQ(Eval("DAY('2021-02-03T10:00:00+01:00')"), "[]");
+  EXPECT_FALSE(RunQuery("SELECT VALUE YEAR()").status.ok());
+  EXPECT_FALSE(RunQuery("SELECT VALUE DAY('2021-01-01', 'dd')").status.ok());
+}
+
+// Every NOW and AGO of a query offsets the same clock reading that GetCurrentDateTime
+// returns, so these hold exactly, whatever the wall clock says.
+TEST(DateTimeFunctionsTest, NowAndAgoOffsetTheQueryClock) {
+  EXPECT_EQ(Eval("NOW() = GetCurrentDateTime()"), "[true]");
+  EXPECT_EQ(Eval("IS_DATETIME(NOW())"), "[true]");
+  for (const char* offset : {"'yyyy', 1", "'yyyy', -1", "'mm', 13", "'dd', -1", "'hh', 25",
+                             "'ss', 30", "'ms', 4", "'mcs', 7", "'ns', 300"}) {
+    SCOPED_TRACE(offset);
+    EXPECT_EQ(Eval(std::string("NOW(") + offset + ") = DateTimeAdd(" + offset +
+                   ", GetCurrentDateTime())"),
+              "[true]");
+  }
+  EXPECT_EQ(Eval("AGO('yyyy', 1) = DateTimeAdd('yyyy', -1, GetCurrentDateTime())"), "[true]");
+  EXPECT_EQ(Eval("AGO('yyyy', -1) = NOW('yyyy', 1)"), "[true]");
+  EXPECT_EQ(Eval("AGO('ss', 30) = DateTimeAdd('ss', -30, GetCurrentDateTime())"), "[true]");
+  EXPECT_EQ(Eval("AGO('ms', 4) = DateTimeAdd('ms', -4, GetCurrentDateTime())"), "[true]");
+  EXPECT_EQ(Eval("DateTimeDiff('ss', AGO('ss', 30), NOW('ss', 30))"), "[60]");
+  EXPECT_EQ(Eval("AGO('day', 0) = NOW()"), "[true]");
+  EXPECT_EQ(Eval("NOW('d', 2.0) = NOW('dd', 2)"), "[true]");  // an integral number
+  EXPECT_EQ(Eval("NOW() > AGO('dd', 1)"), "[true]");
+  // -INT64_MIN nanoseconds is about 292 years: in range, and computed without overflow
+  // (DateTimeDiff counts the 100 ns ticks back in nanoseconds).
+  EXPECT_EQ(Eval("DateTimeDiff('ns', NOW(), AGO('ns', -9223372036854775808))"),
+            "[9223372036854775800]");
+  EXPECT_EQ(Eval("DateTimeDiff('ns', NOW(), AGO('ns', 9223372036854775807))"),
+            "[-9223372036854775800]");
+
+  QueryRun run = RunQuery("SELECT VALUE [NOW(), AGO('hh', 1), NOW('mi', 5)] FROM c",
+                          R"([{"id":"1"},{"id":"2"},{"id":"3"}])");
+  ASSERT_TRUE(run.status.ok());
+  ASSERT_EQ(run.values.size(), 3u);
+  EXPECT_EQ(json::Write(run.values[0]), json::Write(run.values[1]));
+  EXPECT_EQ(json::Write(run.values[0]), json::Write(run.values[2]));
+}
+
+TEST(DateTimeFunctionsTest, NowIsTheWallClock) {
+  const int64_t before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  QueryRun run = RunQuery("SELECT VALUE DateTimeToTimestamp(NOW())");
+  const int64_t after = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+  ASSERT_TRUE(run.status.ok());
+  ASSERT_EQ(run.values.size(), 1u);
+  EXPECT_GE(run.values[0].as_int(), before);
+  EXPECT_LE(run.values[0].as_int(), after);
+}
+
+TEST(DateTimeFunctionsTest, NowAndAgoOfInvalidInputAreUndefined) {
+  EXPECT_EQ(Eval("NOW('week', 1)"), "[]");
+  EXPECT_EQ(Eval("NOW('dd', 1.5)"), "[]");
+  EXPECT_EQ(Eval("NOW('dd', '1')"), "[]");
+  EXPECT_EQ(Eval("NOW('dd', null)"), "[]");
+  EXPECT_EQ(Eval("NOW(1, 1)"), "[]");
+  EXPECT_EQ(Eval("NOW('dd')"), "[]");  // neither NOW() nor NOW(part, n)
+  EXPECT_EQ(Eval("AGO('x', 1)"), "[]");
+  EXPECT_EQ(Eval("AGO('dd', 1.5)"), "[]");
+  EXPECT_EQ(Eval("AGO('dd', '1')"), "[]");
+  EXPECT_EQ(Eval("AGO('dd', 1e30)"), "[]");
+  EXPECT_EQ(Eval("AGO('yyyy', 100000)"), "[]");  // before year 1
+  EXPECT_EQ(Eval("NOW('yyyy', 100000)"), "[]");  // after year 9999
+  EXPECT_EQ(Eval("AGO('ss', -9223372036854775808)"), "[]");
+  EXPECT_FALSE(RunQuery("SELECT VALUE AGO('dd')").status.ok());
+  EXPECT_FALSE(RunQuery("SELECT VALUE AGO()").status.ok());
+  EXPECT_FALSE(RunQuery("SELECT VALUE NOW('dd', 1, 2)").status.ok());
+}
+
+std::string Format(const std::string& format, const std::string& dt = kSample) {
+  return Eval("DATETIMEFORMAT(" + dt + ", '" + format + "')");
+}
+
+TEST(DateTimeFunctionsTest, FormatMatchesTheServiceExamples) {
+  EXPECT_EQ(Eval(R"(DATETIMEFORMAT("2024-10-10 14:40:20", "yyyyMMdd"))"), R"(["20241010"])");
+  EXPECT_EQ(Eval(R"(DATETIMEFORMAT("2024-10-10 14:40:20", "yyyy-MM-dd [HH:mm:ss]"))"),
+            R"(["2024-10-10 [14:40:20]"])");
+  EXPECT_EQ(Eval(R"(DATETIMEFORMAT("2024-10-10 14:40:20",
+                                   "To\\da\\y i\\s: yyyy-MM-ddTHH:mm:ss.fff"))"),
+            R"(["Today is: 2024-10-10T14:40:20.000"])");
+  // FFF of a zero fraction writes nothing but keeps the '.' before it.
+  EXPECT_EQ(Eval(R"(DATETIMEFORMAT("2024-10-10 14:40:20",
+                                   "To\\da\\y i\\s: yyyy-MM-ddTHH:mm:ss.FFF"))"),
+            R"(["Today is: 2024-10-10T14:40:20."])");
+}
+
+TEST(DateTimeFunctionsTest, FormatSpecifiers) {
+  EXPECT_EQ(Format("yyyy-MM-ddTHH:mm:ss.fffffffZ"), R"(["2016-05-29T08:30:00.1301617Z"])");
+  EXPECT_EQ(Format("y yy yyy yyyy yyyyy"), R"(["16 16 2016 2016 02016"])");
+  EXPECT_EQ(Format("y|yy", "'2009-01-01'"), R"(["9|09"])");
+  EXPECT_EQ(Format("M MM MMM MMMM MMMMM"), R"(["5 05 May May May"])");
+  EXPECT_EQ(Format("MMM MMMM", "'2024-10-10'"), R"(["Oct October"])");
+  EXPECT_EQ(Format("d dd ddd dddd ddddd"), R"(["29 29 Sun Sunday Sunday"])");
+  EXPECT_EQ(Format("d/M/yy", "'2024-01-05'"), R"(["5/1/24"])");
+  EXPECT_EQ(Format("h hh hhh H HH t tt"), R"(["8 08 08 8 08 A AM"])");
+  EXPECT_EQ(Format("h:mm tt", "'2024-10-10T14:40:20Z'"), R"(["2:40 PM"])");
+  EXPECT_EQ(Format("hh HH", "'2024-10-10T00:05:00Z'"), R"(["12 00"])");
+  EXPECT_EQ(Format("m mm s ss", "'2024-10-10T14:04:05Z'"), R"(["4 04 5 05"])");
+  EXPECT_EQ(Format("f ff fff ffff fffff ffffff fffffff"),
+            R"(["1 13 130 1301 13016 130161 1301617"])");
+  EXPECT_EQ(Format("F FF FFF FFFF FFFFF FFFFFF FFFFFFF"),
+            R"(["1 13 13 1301 13016 130161 1301617"])");
+  EXPECT_EQ(Format("ss.FFFFFFF|", "'2024-10-10T14:40:20.5Z'"), R"(["20.5|"])");
+  EXPECT_EQ(Format("K z zz zzz g"), R"(["Z +0 +00 +00:00 A.D."])");
+  EXPECT_EQ(Format("dddd, MMMM d, yyyy", "'2024-10-10'"), R"(["Thursday, October 10, 2024"])");
+  EXPECT_EQ(Format("yyyy dddd", "'0001-01-01'"), R"(["0001 Monday"])");
+  EXPECT_EQ(Format("dddd", "'1969-12-31T23:59:59Z'"), R"(["Wednesday"])");
+}
+
+TEST(DateTimeFunctionsTest, FormatLiterals) {
+  EXPECT_EQ(Format("\"day\" d, \"year\" yyyy"), R"(["day 29, year 2016"])");
+  EXPECT_EQ(Format("\\\\d\\\\\\\\"), R"(["d\\"])");  // \d\\ : a d and a backslash
+  EXPECT_EQ(Format("%d"), R"(["29"])");
+  EXPECT_EQ(Format("%M|%y"), R"(["5|16"])");
+  EXPECT_EQ(Format("Today"), R"(["To29a16"])");  // unescaped d and y are specifiers
+  EXPECT_EQ(Format("[#0-9 _.,;:/]"), R"(["[#0-9 _.,;:/]"])");
+  EXPECT_EQ(Format(""), R"([""])");
+}
+
+TEST(DateTimeFunctionsTest, FormatOfInvalidInputIsUndefined) {
+  EXPECT_EQ(Format("yyyy", "'not a date'"), "[]");
+  EXPECT_EQ(Format("yyyy", "1"), "[]");
+  EXPECT_EQ(Format("yyyy", "'2021-02-30'"), "[]");
+  EXPECT_EQ(Eval("DATETIMEFORMAT('2024-10-10', 1)"), "[]");
+  EXPECT_EQ(Eval("DATETIMEFORMAT('2024-10-10', null)"), "[]");
+  EXPECT_EQ(Format("ffffffff"), "[]");  // more than seven fraction digits
+  EXPECT_EQ(Format("FFFFFFFF"), "[]");
+  EXPECT_EQ(Format("\"open"), "[]");    // unterminated quote
+  EXPECT_EQ(Format("yyyy\\\\"), "[]");  // trailing backslash
+  EXPECT_EQ(Format("%"), "[]");
+  EXPECT_EQ(Format("%%"), "[]");
+  EXPECT_FALSE(RunQuery("SELECT VALUE DATETIMEFORMAT('2024-10-10')").status.ok());
+}
+
 }  // namespace
 }  // namespace orrery::query
