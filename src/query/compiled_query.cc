@@ -79,7 +79,10 @@ class CompiledQueryImpl final : public CompiledQuery {
   }
 
   Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const override {
-    std::vector<const json::Value*> slots(static_cast<size_t>(bound_.slot_count), nullptr);
+    // One buffer per thread: EvaluateDocument runs once per item of a scan, never
+    // re-entered (subqueries bind their own slots), so the allocation is spared.
+    thread_local std::vector<const json::Value*> slots;
+    slots.assign(static_cast<size_t>(bound_.slot_count), nullptr);
     slots[kItemSlot] = &document;
     Status error;  // a scalar subquery with several values (query-language.md §4.6)
     if (query_.from.empty()) {
