@@ -165,18 +165,25 @@ TEST(DateTimeFunctionsTest, CurrentTimeIsOneValuePerQuery) {
   EXPECT_EQ(Eval("GetCurrentTimestampStatic() = GetCurrentTimestamp()"), "[true]");
 }
 
+int64_t WallClockMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The one value `text` returns lies between two wall-clock readings around the run.
+void ExpectWallClockMillis(std::string_view text) {
+  const int64_t before = WallClockMillis();
+  QueryRun run = RunQuery(text);
+  const int64_t after = WallClockMillis();
+  ASSERT_TRUE(run.status.ok()) << text;
+  ASSERT_EQ(run.values.size(), 1u) << text;
+  EXPECT_GE(run.values[0].as_int(), before) << text;
+  EXPECT_LE(run.values[0].as_int(), after) << text;
+}
+
 TEST(DateTimeFunctionsTest, CurrentTimeIsNow) {
-  const int64_t before = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
-  QueryRun run = RunQuery("SELECT VALUE GetCurrentTimestamp()");
-  const int64_t after = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-  ASSERT_TRUE(run.status.ok());
-  ASSERT_EQ(run.values.size(), 1u);
-  EXPECT_GE(run.values[0].as_int(), before);
-  EXPECT_LE(run.values[0].as_int(), after);
+  ExpectWallClockMillis("SELECT VALUE GetCurrentTimestamp()");
   EXPECT_EQ(Eval("IS_DATETIME(GetCurrentDateTime())"), "[true]");
 }
 
@@ -244,17 +251,7 @@ TEST(DateTimeFunctionsTest, NowAndAgoOffsetTheQueryClock) {
 }
 
 TEST(DateTimeFunctionsTest, NowIsTheWallClock) {
-  const int64_t before = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
-  QueryRun run = RunQuery("SELECT VALUE DateTimeToTimestamp(NOW())");
-  const int64_t after = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
-  ASSERT_TRUE(run.status.ok());
-  ASSERT_EQ(run.values.size(), 1u);
-  EXPECT_GE(run.values[0].as_int(), before);
-  EXPECT_LE(run.values[0].as_int(), after);
+  ExpectWallClockMillis("SELECT VALUE DateTimeToTimestamp(NOW())");
 }
 
 TEST(DateTimeFunctionsTest, NowAndAgoOfInvalidInputAreUndefined) {

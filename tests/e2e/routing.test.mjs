@@ -50,13 +50,10 @@ describe("query routing by partition key", { timeout: TIMEOUT * 2 }, () => {
     await server?.stop();
   });
 
-  const rangeOf = (epk) => ranges.find((r) => r.minInclusive <= epk && (r.maxExclusive === "FF" || epk < r.maxExclusive));
-  const queriedRanges = () => new Set(recorder.log.filter((r) => !r.plan).map((r) => String(r.rangeId)));
-
-  test("the plan's queryRanges is the key's point range, and the SDK queries only its partition", async () => {
-    const docs = `dbs/${dbId}/colls/single/docs`;
+  /** The query-plan request the SDK sends before running a query itself. */
+  async function queryPlan(docs, query) {
     const res = await rest.post(docs, {
-      body: { query: "SELECT * FROM c WHERE c.pk = 'p5' AND c.n > 10" },
+      body: { query },
       headers: {
         "content-type": "application/query+json",
         "x-ms-documentdb-isquery": "true",
@@ -66,6 +63,14 @@ describe("query routing by partition key", { timeout: TIMEOUT * 2 }, () => {
       },
     });
     assert.equal(res.status, 200, res.text.slice(0, 300));
+    return res;
+  }
+
+  const rangeOf = (epk) => ranges.find((r) => r.minInclusive <= epk && (r.maxExclusive === "FF" || epk < r.maxExclusive));
+  const queriedRanges = () => new Set(recorder.log.filter((r) => !r.plan).map((r) => String(r.rangeId)));
+
+  test("the plan's queryRanges is the key's point range, and the SDK queries only its partition", async () => {
+    const res = await queryPlan(`dbs/${dbId}/colls/single/docs`, "SELECT * FROM c WHERE c.pk = 'p5' AND c.n > 10");
     const epk = epkOf(["p5"], { paths: ["/pk"], kind: "Hash", version: 2 });
     assert.deepEqual(res.body.queryRanges, [{ min: epk, max: epk, isMinInclusive: true, isMaxInclusive: true }]);
 
@@ -97,16 +102,7 @@ describe("query routing by partition key", { timeout: TIMEOUT * 2 }, () => {
     const def = { paths: ["/tenant", "/user"], kind: "MultiHash", version: 2 };
     const prefixEpk = epkOf(["t1"], def);
     const docs = `dbs/${dbId}/colls/multi/docs`;
-    const plan = await rest.post(docs, {
-      body: { query: "SELECT * FROM c WHERE c.tenant = 't1'" },
-      headers: {
-        "content-type": "application/query+json",
-        "x-ms-documentdb-isquery": "true",
-        "x-ms-cosmos-is-query-plan-request": "true",
-        "x-ms-cosmos-supported-query-features": "Aggregate, CompositeAggregate, Distinct, MultipleOrderBy, OffsetAndLimit, OrderBy, Top, GroupBy, DCount",
-      },
-    });
-    assert.equal(plan.status, 200, plan.text.slice(0, 300));
+    const plan = await queryPlan(docs, "SELECT * FROM c WHERE c.tenant = 't1'");
     assert.deepEqual(plan.body.queryRanges, [{ min: prefixEpk, max: prefixEpk + "FF", isMinInclusive: true, isMaxInclusive: false }]);
 
     recorder.log.length = 0;
