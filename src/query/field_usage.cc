@@ -5,11 +5,8 @@
 namespace orrery::query {
 namespace {
 
-// The alias of the first FROM source (slot 1) is bound to the item, or, for
-// `FROM c.m ...` / `FROM x IN c.m`, to one member of it: then that member is all the
-// query reads.
-constexpr int kRootAliasSlot = 1;
-
+// The alias of the first FROM source is bound to the item, or, for `FROM c.m ...` /
+// `FROM x IN c.m`, to one member of it: then that member is all the query reads.
 class MemberCollector {
  public:
   explicit MemberCollector(int item_alias_slot) : item_alias_slot_(item_alias_slot) {}
