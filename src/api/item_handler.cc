@@ -8,6 +8,7 @@
 #include "api/query_plan.h"
 #include "api/response.h"
 #include "engine/throughput/cost_model.h"
+#include "json/json.h"
 
 namespace orrery::api {
 namespace {
@@ -197,11 +198,17 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     return ItemResponse(ctx, *container, 204, deleted, throughput::DeleteCharge(deleted.bytes));
   }
   if (method == "PATCH") {
-    return Status::BadRequest(
-        "Partial document update (PATCH) is not available in this version "
-        "of Orrery.");
+    ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
+    // The JS SDK sends no content type on PATCH: the body is read as JSON whatever it says.
+    ORRERY_ASSIGN_OR_RETURN(json::Value body, json::Parse(ctx.request.body));
+    ORRERY_ASSIGN_OR_RETURN(engine::PatchRequest patch, engine::ParsePatchRequest(body));
+    ORRERY_ASSIGN_OR_RETURN(
+        engine::ItemResult patched,
+        container->PatchItem(key, id, patch, ctx.OptionalHeader(headers::kIfMatch)));
+    // Patch is charged as a replace (ru-model.md a.2 row 22).
+    return ItemResponse(ctx, *container, 200, patched, throughput::ReplaceCharge(patched.bytes));
   }
-  return Status::MethodNotAllowed("An item supports GET, PUT, DELETE.");
+  return Status::MethodNotAllowed("An item supports GET, PUT, PATCH and DELETE.");
 }
 
 }  // namespace orrery::api

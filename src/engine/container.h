@@ -19,6 +19,7 @@
 #include "engine/number_allocator.h"
 #include "engine/partition/partition_key.h"
 #include "engine/partition_map.h"
+#include "engine/patch.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
 #include "query/query.h"
@@ -112,6 +113,12 @@ class Container {
   };
   Result<ReadResult> ReadItem(const partition::PartitionKeyValue& key, std::string_view id,
                               std::optional<std::string_view> if_none_match) const;
+  // Partial document update (patch.h), atomic against concurrent writes of the item.
+  // Errors: NotFound; PreconditionFailed when `if_match` or the condition fails;
+  // BadRequest for an operation that cannot apply or one that changes the id or the
+  // partition key (nothing is written).
+  Result<ItemResult> PatchItem(const partition::PartitionKeyValue& key, std::string_view id,
+                               const PatchRequest& patch, std::optional<std::string> if_match);
   Result<ItemResult> DeleteItem(const partition::PartitionKeyValue& key, std::string_view id,
                                 std::optional<std::string_view> if_match);
 
