@@ -1,5 +1,6 @@
 #include <chrono>
 
+#include "api/batch.h"
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
@@ -168,8 +169,7 @@ HandlerResult HandleItemFeed(const RequestContext& ctx) {
     return QueryItems(ctx, *container);
   }
   if (ctx.HeaderIsTrue(headers::kIsBatchRequest)) {
-    return Status::BadRequest(
-        "Transactional batch and bulk requests are not available in this version of Orrery.");
+    return HandleBatch(ctx, *container);
   }
   return WriteItem(ctx, *container,
                    ctx.HeaderIsTrue(headers::kIsUpsert) ? engine::WriteKind::kUpsert

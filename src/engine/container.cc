@@ -60,9 +60,12 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
   }
 }
 
+size_t Container::StripeIndex(std::string_view key) const {
+  return std::hash<std::string_view>{}(key) % write_state_->stripes.size();
+}
+
 std::mutex& Container::StripeFor(std::string_view key) const {
-  auto& stripes = write_state_->stripes;
-  return stripes[std::hash<std::string_view>{}(key) % stripes.size()];
+  return write_state_->stripes[StripeIndex(key)];
 }
 
 std::string Container::KeyFor(std::string_view epk, std::string_view id) const {
@@ -79,26 +82,38 @@ Result<std::string> Container::EpkOf(const partition::PartitionKeyValue& key) co
   return partition::EffectivePartitionKey(settings_.partition_key, key);
 }
 
-Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
+Result<Container::CheckedWrite> Container::CheckWrite(const ItemWriteRequest& request) const {
   if (request.body.size() > kMaxItemBytes) {
     return Status::EntityTooLarge("Request size is too large");
   }
-  ORRERY_ASSIGN_OR_RETURN(json::Value item, json::Parse(request.body));
-  ORRERY_ASSIGN_OR_RETURN(std::string id, ValidateItemId(item));
-  if (request.kind == WriteKind::kReplace && id != request.url_id) {
+  CheckedWrite out;
+  ORRERY_ASSIGN_OR_RETURN(out.item, json::Parse(request.body));
+  ORRERY_ASSIGN_OR_RETURN(out.id, ValidateItemId(out.item));
+  if (request.kind == WriteKind::kReplace && out.id != request.url_id) {
     return Status::BadRequest(
         "The id of the item in the request body does not match the id in the request URL.");
   }
   ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue body_key,
-                          partition::ExtractFromItem(item, settings_.partition_key));
+                          partition::ExtractFromItem(out.item, settings_.partition_key));
   if (!(body_key == request.partition_key)) {
     return Status::BadRequest(kPartitionKeyMismatch, 1001);
   }
-  ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(request.partition_key));
-  const std::string key = KeyFor(epk, id);
+  ORRERY_ASSIGN_OR_RETURN(out.epk, EpkOf(request.partition_key));
+  out.key = KeyFor(out.epk, out.id);
+  return out;
+}
 
-  std::lock_guard lock(StripeFor(key));
-  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> existing, store_.Get(key));
+Result<std::optional<std::string>> Container::StoredRecord(const std::string& key,
+                                                           const PendingRecords* pending) const {
+  if (pending != nullptr) {
+    if (auto it = pending->find(key); it != pending->end()) return it->second;
+  }
+  return store_.Get(key);
+}
+
+Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, CheckedWrite write,
+                                              const std::optional<std::string>& existing,
+                                              storage::WriteBatch& batch) {
   std::optional<ItemRecordView> old;
   if (existing) {
     old = DecodeItemRecord(*existing);
@@ -127,6 +142,7 @@ Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   props.self = settings_.self + "docs/" + props.rid + "/";
   props.etag = NewEtag();
   props.ts = clock_.NowSeconds();
+  json::Value& item = write.item;
   StripSystemProperties(item);
   AppendSystemProperties(item, props);
 
@@ -135,13 +151,24 @@ Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   result.etag = props.etag;
   result.created = !old.has_value();
   result.bytes = result.json.size();
-  result.pkrange_id = settings_.partitions.Owner(epk).id;
+  result.pkrange_id = settings_.partitions.Owner(write.epk).id;
   result.lsn = number;
 
+  batch.Put(write.key, EncodeItemRecord(props.etag, result.json));
+  AddIndexChanges(batch,
+                  old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{},
+                  IndexKeysOf(item, write.epk, write.id));
+  return result;
+}
+
+Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
+  ORRERY_ASSIGN_OR_RETURN(CheckedWrite write, CheckWrite(request));
+  const std::string key = write.key;
+  std::lock_guard lock(StripeFor(key));
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> existing, store_.Get(key));
   storage::WriteBatch batch;
-  batch.Put(key, EncodeItemRecord(props.etag, result.json));
-  AddIndexChanges(batch, old ? IndexKeysOf(old->json, epk, id) : std::vector<std::string>{},
-                  IndexKeysOf(item, epk, id));
+  ORRERY_ASSIGN_OR_RETURN(ItemResult result,
+                          AddWriteToBatch(request, std::move(write), existing, batch));
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
   return result;
 }
@@ -169,13 +196,10 @@ Result<Container::ReadResult> Container::ReadItem(
   return out;
 }
 
-Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key,
-                                         std::string_view id,
-                                         std::optional<std::string_view> if_match) {
-  ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(key));
-  const std::string storage_key = KeyFor(epk, id);
-  std::lock_guard lock(StripeFor(storage_key));
-  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(storage_key));
+Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string_view id,
+                                               const std::optional<std::string>& stored,
+                                               std::optional<std::string_view> if_match,
+                                               storage::WriteBatch& batch) {
   if (!stored) {
     return Status::NotFound(kNotFound);
   }
@@ -188,9 +212,20 @@ Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key
   result.bytes = record->json.size();
   result.pkrange_id = settings_.partitions.Owner(epk).id;
   ORRERY_ASSIGN_OR_RETURN(result.lsn, write_state_->item_numbers->Next());
-  storage::WriteBatch batch;
-  batch.Delete(storage_key);
+  batch.Delete(KeyFor(epk, id));
   AddIndexChanges(batch, IndexKeysOf(record->json, epk, id), {});
+  return result;
+}
+
+Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key,
+                                         std::string_view id,
+                                         std::optional<std::string_view> if_match) {
+  ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(key));
+  const std::string storage_key = KeyFor(epk, id);
+  std::lock_guard lock(StripeFor(storage_key));
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(storage_key));
+  storage::WriteBatch batch;
+  ORRERY_ASSIGN_OR_RETURN(ItemResult result, AddDeleteToBatch(epk, id, stored, if_match, batch));
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
   return result;
 }

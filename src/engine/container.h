@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,6 +17,8 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "engine/batch.h"
+#include "engine/item_result.h"
 #include "engine/number_allocator.h"
 #include "engine/partition/partition_key.h"
 #include "engine/partition_map.h"
@@ -47,15 +50,6 @@ struct ItemWriteRequest {
   std::string_view url_id;                     // replace only
   std::string_view body;
   std::optional<std::string> if_match;
-};
-
-struct ItemResult {
-  std::string json;  // the item as returned
-  std::string etag;
-  bool created = false;
-  size_t bytes = 0;        // size that the charge is computed from
-  std::string pkrange_id;  // owner partition, for session tokens
-  uint64_t lsn = 0;
 };
 
 // What a feed or query reads: an EPK range of the container, optionally one logical
@@ -119,6 +113,13 @@ class Container {
   // partition key (nothing is written).
   Result<ItemResult> PatchItem(const partition::PartitionKeyValue& key, std::string_view id,
                                const PatchRequest& patch, std::optional<std::string> if_match);
+  // A transactional batch in one logical partition: every operation sees the ones
+  // before it, and either all are written, in one atomic write, or none is. The results
+  // are in operation order; when one fails, it carries its status and the ones after
+  // it are not run (their results stay default, for the caller to answer 424).
+  // Errors: only those of the whole request (storage).
+  Result<std::vector<BatchOperationResult>> ExecuteBatch(const partition::PartitionKeyValue& key,
+                                                         const std::vector<BatchOperation>& ops);
   Result<ItemResult> DeleteItem(const partition::PartitionKeyValue& key, std::string_view id,
                                 std::optional<std::string_view> if_match);
 
@@ -159,6 +160,38 @@ class Container {
 
  private:
   std::mutex& StripeFor(std::string_view key) const;
+
+  // The steps of a write, shared by single writes and transactional batches: checks
+  // that need no lock; then, under the item's stripe, the write added to `batch` given
+  // the item's current record (nullopt: absent).
+  struct CheckedWrite {
+    json::Value item;
+    std::string id;
+    std::string epk;
+    std::string key;
+  };
+  Result<CheckedWrite> CheckWrite(const ItemWriteRequest& request) const;
+  Result<ItemResult> AddWriteToBatch(const ItemWriteRequest& request, CheckedWrite write,
+                                     const std::optional<std::string>& existing,
+                                     storage::WriteBatch& batch);
+  Result<ItemResult> AddDeleteToBatch(std::string_view epk, std::string_view id,
+                                      const std::optional<std::string>& stored,
+                                      std::optional<std::string_view> if_match,
+                                      storage::WriteBatch& batch);
+  // The text of `current` (an item version with `current_etag`) after `patch`.
+  // Errors: PreconditionFailed (if_match, condition), BadRequest (operations, or a
+  // change of id or partition key).
+  Result<std::string> PatchedBody(const PatchRequest& patch, std::string_view current,
+                                  std::string_view current_etag,
+                                  const std::optional<std::string>& if_match,
+                                  const partition::PartitionKeyValue& key,
+                                  std::string_view id) const;
+  size_t StripeIndex(std::string_view key) const;
+  // Records a batch has written but not committed yet, by item key (nullopt: deleted).
+  using PendingRecords = std::map<std::string, std::optional<std::string>>;
+  // The record of `key` as a batch sees it: pending first, then the store.
+  Result<std::optional<std::string>> StoredRecord(const std::string& key,
+                                                  const PendingRecords* pending) const;
   std::string KeyFor(std::string_view epk, std::string_view id) const;
   Result<std::string> EpkOf(const partition::PartitionKeyValue& key) const;
   Status ScanScope(

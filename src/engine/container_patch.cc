@@ -24,29 +24,38 @@ Result<bool> MatchesCondition(const std::string& condition, const json::Value& i
 
 }  // namespace
 
+Result<std::string> Container::PatchedBody(const PatchRequest& patch, std::string_view current,
+                                           std::string_view current_etag,
+                                           const std::optional<std::string>& if_match,
+                                           const partition::PartitionKeyValue& key,
+                                           std::string_view id) const {
+  if (if_match && *if_match != "*" && *if_match != current_etag) {
+    return Status::PreconditionFailed(kPreconditionFailed);
+  }
+  ORRERY_ASSIGN_OR_RETURN(json::Value item, json::Parse(current));
+  if (patch.condition) {
+    ORRERY_ASSIGN_OR_RETURN(bool matches, MatchesCondition(*patch.condition, item));
+    if (!matches) return Status::PreconditionFailed(kPreconditionFailed);
+  }
+  ORRERY_RETURN_IF_ERROR(ApplyPatch(item, patch.operations));
+  const json::Value* new_id = item.Find("id");
+  Result<partition::PartitionKeyValue> new_key =
+      partition::ExtractFromItem(item, settings_.partition_key);
+  if (new_id == nullptr || !new_id->is_string() || new_id->as_string() != id || !new_key.ok() ||
+      !(*new_key == key)) {
+    return Status::BadRequest(
+        "A patch cannot change the id or the partition key of an item; nothing was changed.");
+  }
+  return json::Write(item);
+}
+
 Result<ItemResult> Container::PatchItem(const partition::PartitionKeyValue& key,
                                         std::string_view id, const PatchRequest& patch,
                                         std::optional<std::string> if_match) {
   for (int attempt = 0;; ++attempt) {
     ORRERY_ASSIGN_OR_RETURN(ReadResult current, ReadItem(key, id, std::nullopt));
-    if (if_match && *if_match != "*" && *if_match != current.item.etag) {
-      return Status::PreconditionFailed(kPreconditionFailed);
-    }
-    ORRERY_ASSIGN_OR_RETURN(json::Value item, json::Parse(current.item.json));
-    if (patch.condition) {
-      ORRERY_ASSIGN_OR_RETURN(bool matches, MatchesCondition(*patch.condition, item));
-      if (!matches) return Status::PreconditionFailed(kPreconditionFailed);
-    }
-    ORRERY_RETURN_IF_ERROR(ApplyPatch(item, patch.operations));
-    const json::Value* new_id = item.Find("id");
-    Result<partition::PartitionKeyValue> new_key =
-        partition::ExtractFromItem(item, settings_.partition_key);
-    if (new_id == nullptr || !new_id->is_string() || new_id->as_string() != id || !new_key.ok() ||
-        !(*new_key == key)) {
-      return Status::BadRequest(
-          "A patch cannot change the id or the partition key of an item; nothing was changed.");
-    }
-    const std::string body = json::Write(item);
+    ORRERY_ASSIGN_OR_RETURN(std::string body, PatchedBody(patch, current.item.json,
+                                                          current.item.etag, if_match, key, id));
     ItemWriteRequest replace;
     replace.kind = WriteKind::kReplace;
     replace.partition_key = key;

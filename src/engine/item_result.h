@@ -1,0 +1,20 @@
+#pragma once
+
+// What a point operation on an item returns to the API layer.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace orrery::engine {
+
+struct ItemResult {
+  std::string json;  // the item as returned
+  std::string etag;
+  bool created = false;
+  size_t bytes = 0;        // size that the charge is computed from
+  std::string pkrange_id;  // owner partition, for session tokens
+  uint64_t lsn = 0;
+};
+
+}  // namespace orrery::engine
