@@ -44,12 +44,20 @@ index::IndexingPolicy ParsePolicy(const json::Value& resource) {
   return parsed.ok() ? std::move(*parsed) : index::IndexingPolicy();
 }
 
+// Validated when the container was created (and it cannot be replaced).
+UniqueKeyPolicy ParseUniqueKeys(const json::Value& resource) {
+  Result<UniqueKeyPolicy> parsed = UniqueKeyPolicy::Parse(resource.Find("uniqueKeyPolicy"));
+  return parsed.ok() ? std::move(*parsed) : UniqueKeyPolicy();
+}
+
 }  // namespace
 
 Container::Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
                      std::shared_ptr<ContainerWriteState> write_state)
     : settings_(std::move(settings)),
       indexing_(ParsePolicy(settings_.resource)),
+      // Validated when the container was created; it cannot be replaced.
+      unique_keys_(ParseUniqueKeys(settings_.resource)),
       store_(store),
       clock_(clock),
       write_state_(std::move(write_state)) {
@@ -113,7 +121,7 @@ Result<std::optional<std::string>> Container::StoredRecord(const std::string& ke
 
 Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, CheckedWrite write,
                                               const std::optional<std::string>& existing,
-                                              storage::WriteBatch& batch) {
+                                              storage::WriteBatch& batch, PendingRecords* pending) {
   std::optional<ItemRecordView> old;
   if (existing) {
     old = DecodeItemRecord(*existing);
@@ -132,6 +140,16 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   if (request.if_match && request.kind != WriteKind::kCreate &&
       (!old || (*request.if_match != "*" && old->etag != *request.if_match))) {
     return Status::PreconditionFailed(kPreconditionFailed);
+  }
+
+  if (!unique_keys_.empty()) {
+    std::optional<json::Value> old_item;
+    if (old) {
+      Result<json::Value> parsed = json::Parse(old->json);
+      if (parsed.ok()) old_item = std::move(*parsed);
+    }
+    ORRERY_RETURN_IF_ERROR(AddUniqueKeyChanges(write.epk, write.id, old_item ? &*old_item : nullptr,
+                                               &write.item, batch, pending));
   }
 
   ORRERY_ASSIGN_OR_RETURN(uint64_t number, write_state_->item_numbers->Next());
@@ -164,11 +182,12 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
 Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   ORRERY_ASSIGN_OR_RETURN(CheckedWrite write, CheckWrite(request));
   const std::string key = write.key;
+  std::unique_lock partition_lock = LockPartitionForUniqueKeys(write.epk);
   std::lock_guard lock(StripeFor(key));
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> existing, store_.Get(key));
   storage::WriteBatch batch;
   ORRERY_ASSIGN_OR_RETURN(ItemResult result,
-                          AddWriteToBatch(request, std::move(write), existing, batch));
+                          AddWriteToBatch(request, std::move(write), existing, batch, nullptr));
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
   return result;
 }
@@ -199,7 +218,8 @@ Result<Container::ReadResult> Container::ReadItem(
 Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string_view id,
                                                const std::optional<std::string>& stored,
                                                std::optional<std::string_view> if_match,
-                                               storage::WriteBatch& batch) {
+                                               storage::WriteBatch& batch,
+                                               PendingRecords* pending) {
   if (!stored) {
     return Status::NotFound(kNotFound);
   }
@@ -214,6 +234,12 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   ORRERY_ASSIGN_OR_RETURN(result.lsn, write_state_->item_numbers->Next());
   batch.Delete(KeyFor(epk, id));
   AddIndexChanges(batch, IndexKeysOf(record->json, epk, id), {});
+  if (!unique_keys_.empty()) {
+    Result<json::Value> old_item = json::Parse(record->json);
+    if (old_item.ok()) {
+      ORRERY_RETURN_IF_ERROR(AddUniqueKeyChanges(epk, id, &*old_item, nullptr, batch, pending));
+    }
+  }
   return result;
 }
 
@@ -225,7 +251,8 @@ Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key
   std::lock_guard lock(StripeFor(storage_key));
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(storage_key));
   storage::WriteBatch batch;
-  ORRERY_ASSIGN_OR_RETURN(ItemResult result, AddDeleteToBatch(epk, id, stored, if_match, batch));
+  ORRERY_ASSIGN_OR_RETURN(ItemResult result,
+                          AddDeleteToBatch(epk, id, stored, if_match, batch, nullptr));
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
   return result;
 }
@@ -298,6 +325,8 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.DeleteRange(storage::keys::ItemsFrom(settings_.number, ""),
                     storage::keys::ItemsEnd(settings_.number));
   batch.DeleteRange(index::ContainerBegin(settings_.number), index::ContainerEnd(settings_.number));
+  batch.DeleteRange(UniqueKeyPolicy::ContainerBegin(settings_.number),
+                    UniqueKeyPolicy::ContainerEnd(settings_.number));
   batch.Delete(IndexMarkerKey());
   // A rebuild still running would write entries after the drop.
   StopIndexRebuild();

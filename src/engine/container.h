@@ -23,6 +23,7 @@
 #include "engine/partition/partition_key.h"
 #include "engine/partition_map.h"
 #include "engine/patch.h"
+#include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
 #include "query/query.h"
@@ -75,6 +76,9 @@ struct FeedPage {
 struct ContainerWriteState {
   std::unique_ptr<NumberAllocator> item_numbers;
   std::array<std::mutex, 64> stripes;
+  // Per logical partition (by EPK), taken before item stripes by writes to containers
+  // with unique keys: two items of one partition must not claim one value at once.
+  std::array<std::mutex, 16> partition_stripes;
   // The policy writers index under. Replaced only while every stripe is held, so a
   // writer (which holds its item's stripe) indexes under one policy from start to end,
   // even when it still holds the Container object of before a policy change.
@@ -171,13 +175,24 @@ class Container {
     std::string key;
   };
   Result<CheckedWrite> CheckWrite(const ItemWriteRequest& request) const;
+  // Records a batch has written but not committed yet, by key (nullopt: deleted):
+  // items and unique-key entries. Single writes pass none.
+  using PendingRecords = std::map<std::string, std::optional<std::string>>;
   Result<ItemResult> AddWriteToBatch(const ItemWriteRequest& request, CheckedWrite write,
                                      const std::optional<std::string>& existing,
-                                     storage::WriteBatch& batch);
+                                     storage::WriteBatch& batch, PendingRecords* pending);
   Result<ItemResult> AddDeleteToBatch(std::string_view epk, std::string_view id,
                                       const std::optional<std::string>& stored,
                                       std::optional<std::string_view> if_match,
-                                      storage::WriteBatch& batch);
+                                      storage::WriteBatch& batch, PendingRecords* pending);
+  // Checks the unique keys of a new item version against the other items of its
+  // logical partition and replaces the old version's entries by its own in `batch`.
+  // Errors: Conflict on a violation.
+  Status AddUniqueKeyChanges(std::string_view epk, std::string_view id, const json::Value* old_item,
+                             const json::Value* new_item, storage::WriteBatch& batch,
+                             PendingRecords* pending);
+  // Held by writers of containers with unique keys (an empty lock otherwise).
+  std::unique_lock<std::mutex> LockPartitionForUniqueKeys(std::string_view epk) const;
   // The text of `current` (an item version with `current_etag`) after `patch`.
   // Errors: PreconditionFailed (if_match, condition), BadRequest (operations, or a
   // change of id or partition key).
@@ -187,8 +202,6 @@ class Container {
                                   const partition::PartitionKeyValue& key,
                                   std::string_view id) const;
   size_t StripeIndex(std::string_view key) const;
-  // Records a batch has written but not committed yet, by item key (nullopt: deleted).
-  using PendingRecords = std::map<std::string, std::optional<std::string>>;
   // The record of `key` as a batch sees it: pending first, then the store.
   Result<std::optional<std::string>> StoredRecord(const std::string& key,
                                                   const PendingRecords* pending) const;
@@ -217,6 +230,7 @@ class Container {
 
   ContainerSettings settings_;
   index::IndexingPolicy indexing_;
+  UniqueKeyPolicy unique_keys_;
   storage::Store& store_;
   const Clock& clock_;
   std::shared_ptr<ContainerWriteState> write_state_;

@@ -65,6 +65,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
   }
   std::sort(stripes.begin(), stripes.end());
   stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+  std::unique_lock partition_lock = LockPartitionForUniqueKeys(epk);
   std::vector<std::unique_lock<std::mutex>> locks;
   for (size_t s : stripes) locks.emplace_back(write_state_->stripes[s]);
 
@@ -94,7 +95,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
         break;
       }
       case BatchOperation::Kind::kDelete:
-        outcome = AddDeleteToBatch(epk, op.id, stored, op.if_match, batch);
+        outcome = AddDeleteToBatch(epk, op.id, stored, op.if_match, batch, &pending);
         if (outcome.ok()) pending[keys[i]] = std::nullopt;
         break;
       case BatchOperation::Kind::kPatch: {
@@ -112,7 +113,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
         ItemWriteRequest request{
             .kind = WriteKind::kReplace, .partition_key = key, .url_id = op.id, .body = *body};
         Result<CheckedWrite> write = CheckWrite(request);
-        outcome = write.ok() ? AddWriteToBatch(request, std::move(*write), stored, batch)
+        outcome = write.ok() ? AddWriteToBatch(request, std::move(*write), stored, batch, &pending)
                              : Result<ItemResult>(write.status());
         break;
       }
@@ -122,7 +123,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
                                  .url_id = op.id,
                                  .body = op.body,
                                  .if_match = op.if_match};
-        outcome = AddWriteToBatch(request, std::move(*checked[i]), stored, batch);
+        outcome = AddWriteToBatch(request, std::move(*checked[i]), stored, batch, &pending);
         break;
       }
     }

@@ -2,6 +2,7 @@
 
 #include "common/encoding.h"
 #include "engine/item_rules.h"
+#include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
 
 namespace orrery::engine {
@@ -74,15 +75,6 @@ Status ValidateDefaultTtl(const json::Value* ttl) {
   return Status::Ok();
 }
 
-Status ValidateUniqueKeyPolicy(const json::Value* policy) {
-  if (policy == nullptr) return Status::Ok();
-  const json::Value* keys = policy->Find("uniqueKeys");
-  if (!policy->is_object() || (keys != nullptr && !keys->is_array())) {
-    return Status::BadRequest("The uniqueKeyPolicy must be an object with a uniqueKeys array.");
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
@@ -99,7 +91,7 @@ Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
   ORRERY_ASSIGN_OR_RETURN(json::Value indexing,
                           NormalizeIndexingPolicy(body.Find("indexingPolicy")));
   ORRERY_RETURN_IF_ERROR(ValidateDefaultTtl(body.Find("defaultTtl")));
-  ORRERY_RETURN_IF_ERROR(ValidateUniqueKeyPolicy(body.Find("uniqueKeyPolicy")));
+  ORRERY_RETURN_IF_ERROR(UniqueKeyPolicy::Parse(body.Find("uniqueKeyPolicy")).status());
 
   StripSystemProperties(body);
   for (const char* name : {"_docs", "_sprocs", "_triggers", "_udfs", "_conflicts"}) {

@@ -18,6 +18,9 @@ inline constexpr char kItemSpace = '\x10';       // items by (container number, 
 // Range-index entries by (container, physical partition, path, value, EPK, id); the
 // encoding below the prefix belongs to src/index/index_key.h.
 inline constexpr char kIndexSpace = '\x11';
+// Unique-key entries by (container, EPK, key number, values) -> item id; the encoding
+// below the prefix belongs to src/engine/unique_keys.h.
+inline constexpr char kUniqueSpace = '\x12';
 
 std::string Meta(std::string_view name);
 std::string Database(std::string_view database_id);

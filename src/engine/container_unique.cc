@@ -1,0 +1,50 @@
+// Enforcing a container's unique key policy (unique_keys.h) on writes.
+
+#include <algorithm>
+
+#include "engine/container.h"
+
+namespace orrery::engine {
+namespace {
+
+// The service's words for a violation (answered 409).
+constexpr const char* kUniqueViolation = "Unique index constraint violation.";
+
+}  // namespace
+
+std::unique_lock<std::mutex> Container::LockPartitionForUniqueKeys(std::string_view epk) const {
+  if (unique_keys_.empty()) return {};
+  auto& stripes = write_state_->partition_stripes;
+  return std::unique_lock(stripes[std::hash<std::string_view>{}(epk) % stripes.size()]);
+}
+
+Status Container::AddUniqueKeyChanges(std::string_view epk, std::string_view id,
+                                      const json::Value* old_item, const json::Value* new_item,
+                                      storage::WriteBatch& batch, PendingRecords* pending) {
+  const std::vector<std::string> old_keys =
+      old_item ? unique_keys_.EntryKeys(settings_.number, epk, *old_item)
+               : std::vector<std::string>{};
+  const std::vector<std::string> new_keys =
+      new_item ? unique_keys_.EntryKeys(settings_.number, epk, *new_item)
+               : std::vector<std::string>{};
+  const auto in = [](const std::vector<std::string>& keys, const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  for (const std::string& key : new_keys) {
+    if (in(old_keys, key)) continue;
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> holder, StoredRecord(key, pending));
+    if (holder && *holder != id) return Status::Conflict(kUniqueViolation);
+  }
+  for (const std::string& key : old_keys) {
+    if (in(new_keys, key)) continue;
+    batch.Delete(key);
+    if (pending) (*pending)[key] = std::nullopt;
+  }
+  for (const std::string& key : new_keys) {
+    batch.Put(key, id);
+    if (pending) (*pending)[key] = std::string(id);
+  }
+  return Status::Ok();
+}
+
+}  // namespace orrery::engine
