@@ -66,7 +66,11 @@ json::Value ThroughputToJson(const ThroughputRequest& t) {
 }  // namespace
 
 Account::Account(AccountOptions options, std::unique_ptr<storage::Store> store)
-    : options_(std::move(options)), store_(std::move(store)) {}
+    : options_(std::move(options)), store_(std::move(store)) {
+  if (options_.background_ttl_purge) {
+    ttl_purger_ = std::make_unique<TtlPurger>([this] { return AllContainers(); });
+  }
+}
 
 Result<std::unique_ptr<Account>> Account::Open(const AccountOptions& options) {
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<storage::Store> store,
@@ -148,6 +152,13 @@ Result<std::shared_ptr<Container>> Account::OpenContainer(
   }
   return std::make_shared<Container>(std::move(settings), *store_, *options_.clock,
                                      std::move(write_state));
+}
+
+std::vector<std::shared_ptr<Container>> Account::AllContainers() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::shared_ptr<Container>> out;
+  for (const auto& [key, container] : containers_) out.push_back(container);
+  return out;
 }
 
 Result<uint32_t> Account::NextNumber(std::string_view counter) {

@@ -17,6 +17,7 @@
 #include "engine/container.h"
 #include "engine/index_rebuilder.h"
 #include "engine/number_allocator.h"
+#include "engine/ttl_purger.h"
 #include "json/value.h"
 #include "storage/store.h"
 
@@ -28,6 +29,8 @@ struct AccountOptions {
   // create for the requested throughput (ru-model.md b.4).
   int initial_partitions = 0;
   const Clock* clock = &Clock::System();
+  // Deletes expired items once a second (off in tests that purge by hand).
+  bool background_ttl_purge = true;
 };
 
 // Throughput requested with a create (x-ms-offer-throughput or autoscale settings).
@@ -73,6 +76,7 @@ class Account {
   Result<std::shared_ptr<Container>> OpenContainer(
       ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state = nullptr);
   Result<uint32_t> NextNumber(std::string_view counter);
+  std::vector<std::shared_ptr<Container>> AllContainers() const;
   int PartitionCountFor(const ThroughputRequest& throughput,
                         const ThroughputRequest& database_throughput) const;
   static json::Value ContainerRecord(const ContainerSettings& settings);
@@ -82,8 +86,10 @@ class Account {
   mutable std::shared_mutex mutex_;
   std::map<std::string, DatabaseEntry, std::less<>> databases_;
   std::map<ContainerKey, std::shared_ptr<Container>> containers_;
-  // Last: its destructor stops and joins the rebuilds before the store goes away.
+  // Its destructor stops and joins the rebuilds before the store goes away.
   IndexRebuilder index_rebuilder_;
+  // Last, for the same reason: the background deletion of expired items.
+  std::unique_ptr<TtlPurger> ttl_purger_;
 };
 
 }  // namespace orrery::engine

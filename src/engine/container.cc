@@ -58,6 +58,7 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
       indexing_(ParsePolicy(settings_.resource)),
       // Validated when the container was created; it cannot be replaced.
       unique_keys_(ParseUniqueKeys(settings_.resource)),
+      default_ttl_(ParseDefaultTtl(settings_.resource)),
       store_(store),
       clock_(clock),
       write_state_(std::move(write_state)) {
@@ -97,6 +98,7 @@ Result<Container::CheckedWrite> Container::CheckWrite(const ItemWriteRequest& re
   CheckedWrite out;
   ORRERY_ASSIGN_OR_RETURN(out.item, json::Parse(request.body));
   ORRERY_ASSIGN_OR_RETURN(out.id, ValidateItemId(out.item));
+  ORRERY_RETURN_IF_ERROR(ValidateItemTtl(out.item));
   if (request.kind == WriteKind::kReplace && out.id != request.url_id) {
     return Status::BadRequest(
         "The id of the item in the request body does not match the id in the request URL.");
@@ -127,18 +129,21 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
     old = DecodeItemRecord(*existing);
     if (!old) return Status::Corruption("stored item record is malformed");
   }
+  // An expired version is gone for the writer too; its index and unique-key entries
+  // are still replaced below.
+  const bool alive = old && !IsExpired(old->json);
   switch (request.kind) {
     case WriteKind::kCreate:
-      if (old) return Status::Conflict(kConflict);
+      if (alive) return Status::Conflict(kConflict);
       break;
     case WriteKind::kReplace:
-      if (!old) return Status::NotFound(kNotFound);
+      if (!alive) return Status::NotFound(kNotFound);
       break;
     case WriteKind::kUpsert:
       break;
   }
   if (request.if_match && request.kind != WriteKind::kCreate &&
-      (!old || (*request.if_match != "*" && old->etag != *request.if_match))) {
+      (!alive || (*request.if_match != "*" && old->etag != *request.if_match))) {
     return Status::PreconditionFailed(kPreconditionFailed);
   }
 
@@ -155,7 +160,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   ORRERY_ASSIGN_OR_RETURN(uint64_t number, write_state_->item_numbers->Next());
   ItemSystemProperties props;
   // An item keeps the _rid it was created with across replaces, as in the service.
-  std::optional<std::string> old_rid = old ? RidOf(old->json) : std::nullopt;
+  std::optional<std::string> old_rid = alive ? RidOf(old->json) : std::nullopt;
   props.rid = old_rid ? *old_rid : ItemRid(settings_.database_number, settings_.number, number);
   props.self = settings_.self + "docs/" + props.rid + "/";
   props.etag = NewEtag();
@@ -167,7 +172,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   ItemResult result;
   result.json = json::Write(item);
   result.etag = props.etag;
-  result.created = !old.has_value();
+  result.created = !alive;
   result.bytes = result.json.size();
   result.pkrange_id = settings_.partitions.Owner(write.epk).id;
   result.lsn = number;
@@ -202,6 +207,7 @@ Result<Container::ReadResult> Container::ReadItem(
   }
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
   if (!record) return Status::Corruption("stored item record is malformed");
+  if (IsExpired(record->json)) return Status::NotFound(kNotFound);
   ReadResult out;
   out.item.etag = std::string(record->etag);
   out.item.bytes = record->json.size();
@@ -218,13 +224,14 @@ Result<Container::ReadResult> Container::ReadItem(
 Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string_view id,
                                                const std::optional<std::string>& stored,
                                                std::optional<std::string_view> if_match,
-                                               storage::WriteBatch& batch,
-                                               PendingRecords* pending) {
+                                               storage::WriteBatch& batch, PendingRecords* pending,
+                                               bool allow_expired) {
   if (!stored) {
     return Status::NotFound(kNotFound);
   }
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
   if (!record) return Status::Corruption("stored item record is malformed");
+  if (!allow_expired && IsExpired(record->json)) return Status::NotFound(kNotFound);
   if (if_match && *if_match != "*" && *if_match != record->etag) {
     return Status::PreconditionFailed(kPreconditionFailed);
   }
@@ -287,6 +294,7 @@ Status Container::ScanScope(
       [&](std::string_view key, std::string_view value) {
         std::optional<ItemRecordView> record = DecodeItemRecord(value);
         if (!record) return true;  // unreadable records are skipped, never served
+        if (ttl_enabled() && IsExpired(record->json)) return true;
         return visit(key.substr(prefix), record->json);
       },
       storage::Store::ScanMode::kBulk);

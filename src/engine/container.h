@@ -159,6 +159,11 @@ class Container {
   Status RebuildIndex(uint64_t generation) const;
   // Ends a running rebuild: when this returns, it writes nothing more.
   void StopIndexRebuild() const;
+  // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the
+  // background purge); returns how many.
+  Result<size_t> PurgeExpired(size_t max_items);
+  bool ttl_enabled() const { return default_ttl_.has_value(); }
+
   // Percent of the items indexed under the current policy: 100 unless a rebuild runs.
   int IndexTransformationProgress() const { return write_state_->reindex_percent.load(); }
 
@@ -181,10 +186,18 @@ class Container {
   Result<ItemResult> AddWriteToBatch(const ItemWriteRequest& request, CheckedWrite write,
                                      const std::optional<std::string>& existing,
                                      storage::WriteBatch& batch, PendingRecords* pending);
+  // `allow_expired`: the purge deletes expired items, which to everyone else are gone.
   Result<ItemResult> AddDeleteToBatch(std::string_view epk, std::string_view id,
                                       const std::optional<std::string>& stored,
                                       std::optional<std::string_view> if_match,
-                                      storage::WriteBatch& batch, PendingRecords* pending);
+                                      storage::WriteBatch& batch, PendingRecords* pending,
+                                      bool allow_expired = false);
+  static std::optional<int64_t> ParseDefaultTtl(const json::Value& resource);
+  // When an item version (its JSON) expires, in seconds since the epoch; nullopt: never.
+  std::optional<int64_t> ExpiresAt(std::string_view json) const;
+  bool IsExpired(std::string_view json) const;
+  // Errors: BadRequest for an invalid ttl member (when the container has TTL on).
+  Status ValidateItemTtl(const json::Value& item) const;
   // Checks the unique keys of a new item version against the other items of its
   // logical partition and replaces the old version's entries by its own in `batch`.
   // Errors: Conflict on a violation.
@@ -231,6 +244,7 @@ class Container {
   ContainerSettings settings_;
   index::IndexingPolicy indexing_;
   UniqueKeyPolicy unique_keys_;
+  std::optional<int64_t> default_ttl_;  // nullopt: TTL off
   storage::Store& store_;
   const Clock& clock_;
   std::shared_ptr<ContainerWriteState> write_state_;

@@ -110,7 +110,7 @@ Result<std::optional<std::string>> Container::LoadItem(QueryRun& run,
   run.page.document_load_ms += MillisSince(start);
   if (!stored) return std::optional<std::string>();  // deleted since the entry was read
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
-  if (!record) return std::optional<std::string>();
+  if (!record || IsExpired(record->json)) return std::optional<std::string>();
   run.page.loaded_bytes += record->json.size();
   ++run.page.loaded_count;
   return std::optional<std::string>(std::string(record->json));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/container.h"
+#include "engine/item_record.h"
 
 namespace orrery::engine {
 namespace {
@@ -33,10 +34,19 @@ Status Container::AddUniqueKeyChanges(std::string_view epk, std::string_view id,
   for (const std::string& key : new_keys) {
     if (in(old_keys, key)) continue;
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> holder, StoredRecord(key, pending));
-    if (holder && *holder != id) return Status::Conflict(kUniqueViolation);
+    if (!holder || *holder == id) continue;
+    // A value held by an expired item is free: that item is gone for everyone.
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> holder_record,
+                            StoredRecord(KeyFor(epk, *holder), pending));
+    std::optional<ItemRecordView> record =
+        holder_record ? DecodeItemRecord(*holder_record) : std::nullopt;
+    if (record && !IsExpired(record->json)) return Status::Conflict(kUniqueViolation);
   }
   for (const std::string& key : old_keys) {
     if (in(new_keys, key)) continue;
+    // Only this item's own entries: a value it held while expired may have been taken.
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> holder, StoredRecord(key, pending));
+    if (!holder || *holder != id) continue;
     batch.Delete(key);
     if (pending) (*pending)[key] = std::nullopt;
   }

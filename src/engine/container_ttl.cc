@@ -1,0 +1,83 @@
+// Time to live: a container's defaultTtl and its items' ttl (absent defaultTtl: off;
+// -1: on, items live until their own ttl says otherwise; n: n seconds after the last
+// write, unless the item's ttl overrides it, -1 meaning never). An expired item is
+// gone at once for reads, queries and writes (which see its id as free), and purged
+// in the background by PurgeExpired.
+
+#include "engine/container.h"
+#include "engine/item_record.h"
+#include "json/member_scan.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+
+std::optional<int64_t> Container::ParseDefaultTtl(const json::Value& resource) {
+  const json::Value* ttl = resource.Find("defaultTtl");
+  if (ttl == nullptr || !ttl->is_integer()) return std::nullopt;
+  return ttl->as_int();
+}
+
+std::optional<int64_t> Container::ExpiresAt(std::string_view json) const {
+  if (!default_ttl_) return std::nullopt;
+  static const std::vector<std::string> kMembers{"_ts", "ttl"};
+  std::optional<json::Value> members = json::ParseTopLevelMembers(json, kMembers);
+  if (!members) return std::nullopt;
+  const json::Value* ts = members->Find("_ts");
+  if (ts == nullptr || !ts->is_number()) return std::nullopt;
+  const json::Value* own = members->Find("ttl");
+  const int64_t ttl = own && own->is_integer() ? own->as_int() : *default_ttl_;
+  if (ttl <= 0) return std::nullopt;  // -1: never
+  return static_cast<int64_t>(ts->as_double()) + ttl;
+}
+
+bool Container::IsExpired(std::string_view json) const {
+  std::optional<int64_t> expires = ExpiresAt(json);
+  return expires && *expires <= clock_.NowSeconds();
+}
+
+Status Container::ValidateItemTtl(const json::Value& item) const {
+  const json::Value* ttl = item.Find("ttl");
+  // Only a container with TTL on reads an item's ttl (the service ignores it otherwise).
+  if (!default_ttl_ || ttl == nullptr) return Status::Ok();
+  if (!ttl->is_integer() || ttl->as_int() == 0 || ttl->as_int() < -1 ||
+      ttl->as_int() > 2147483647) {
+    return Status::BadRequest(
+        "The value of ttl is invalid: it must be -1 (never expire) or a positive number of "
+        "seconds up to 2147483647; leave it out to use the container's defaultTtl.");
+  }
+  return Status::Ok();
+}
+
+Result<size_t> Container::PurgeExpired(size_t max_items) {
+  if (!default_ttl_) return size_t{0};
+  std::vector<std::string> expired;
+  const std::string begin = storage::keys::ItemsFrom(settings_.number, "");
+  ORRERY_RETURN_IF_ERROR(store_.Scan(
+      begin, storage::keys::ItemsEnd(settings_.number),
+      [&](std::string_view key, std::string_view value) {
+        std::optional<ItemRecordView> record = DecodeItemRecord(value);
+        if (record && IsExpired(record->json)) expired.emplace_back(key);
+        return expired.size() < max_items;
+      },
+      storage::Store::ScanMode::kBulk));
+  size_t purged = 0;
+  for (const std::string& key : expired) {
+    std::string_view epk, id;
+    if (!storage::keys::ParseItem(key, epk, id)) continue;
+    std::unique_lock partition_lock = LockPartitionForUniqueKeys(epk);
+    std::lock_guard lock(StripeFor(key));
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(key));
+    std::optional<ItemRecordView> record = stored ? DecodeItemRecord(*stored) : std::nullopt;
+    // Rewritten since the scan: alive again.
+    if (!record || !IsExpired(record->json)) continue;
+    storage::WriteBatch batch;
+    Result<ItemResult> deleted =
+        AddDeleteToBatch(epk, id, stored, std::nullopt, batch, nullptr, /*allow_expired=*/true);
+    if (!deleted.ok()) continue;
+    ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+    ++purged;
+  }
+  return purged;
+}
+
+}  // namespace orrery::engine
