@@ -77,19 +77,20 @@ Result<ParsedOperation> ParseOperation(const json::Value& spec, size_t index) {
 double ChargeOf(const engine::BatchOperation& op, const engine::BatchOperationResult& result) {
   if (!result.status.ok()) return throughput::kRejectedCharge;
   const size_t bytes = result.item.bytes;
+  const size_t terms = result.item.index_terms;
   switch (op.kind) {
     case Kind::kRead:
       return throughput::PointReadCharge(bytes);
     case Kind::kDelete:
-      return throughput::DeleteCharge(bytes);
+      return throughput::DeleteCharge(bytes, terms);
     case Kind::kCreate:
-      return throughput::CreateCharge(bytes);
+      return throughput::CreateCharge(bytes, terms);
     case Kind::kUpsert:
-      return result.item.created ? throughput::CreateCharge(bytes)
-                                 : throughput::ReplaceCharge(bytes);
+      return result.item.created ? throughput::CreateCharge(bytes, terms)
+                                 : throughput::ReplaceCharge(bytes, terms);
     case Kind::kReplace:
     case Kind::kPatch:
-      return throughput::ReplaceCharge(bytes);
+      return throughput::ReplaceCharge(bytes, terms);
   }
   return 0;
 }

@@ -92,8 +92,8 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
   ORRERY_ASSIGN_OR_RETURN(engine::ItemResult item, container.WriteItem(request));
   const bool replaced =
       kind == engine::WriteKind::kReplace || (kind == engine::WriteKind::kUpsert && !item.created);
-  double charge =
-      replaced ? throughput::ReplaceCharge(item.bytes) : throughput::CreateCharge(item.bytes);
+  double charge = replaced ? throughput::ReplaceCharge(item.bytes, item.index_terms)
+                           : throughput::CreateCharge(item.bytes, item.index_terms);
   return ItemResponse(ctx, container, item.created ? 201 : 200, item, charge);
 }
 
@@ -195,7 +195,8 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
     std::optional<std::string> if_match = ctx.OptionalHeader(headers::kIfMatch);
     ORRERY_ASSIGN_OR_RETURN(engine::ItemResult deleted, container->DeleteItem(key, id, if_match));
-    return ItemResponse(ctx, *container, 204, deleted, throughput::DeleteCharge(deleted.bytes));
+    return ItemResponse(ctx, *container, 204, deleted,
+                        throughput::DeleteCharge(deleted.bytes, deleted.index_terms));
   }
   if (method == "PATCH") {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
@@ -206,7 +207,8 @@ HandlerResult HandleItem(const RequestContext& ctx) {
         engine::ItemResult patched,
         container->PatchItem(key, id, patch, ctx.OptionalHeader(headers::kIfMatch)));
     // Patch is charged as a replace (ru-model.md a.2 row 22).
-    return ItemResponse(ctx, *container, 200, patched, throughput::ReplaceCharge(patched.bytes));
+    return ItemResponse(ctx, *container, 200, patched,
+                        throughput::ReplaceCharge(patched.bytes, patched.index_terms));
   }
   return Status::MethodNotAllowed("An item supports GET, PUT, PATCH and DELETE.");
 }

@@ -178,9 +178,11 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   result.lsn = number;
 
   batch.Put(write.key, EncodeItemRecord(props.etag, result.json));
+  const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
+  result.index_terms = new_terms.size();
   AddIndexChanges(batch,
                   old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{},
-                  IndexKeysOf(item, write.epk, write.id));
+                  new_terms);
   return result;
 }
 
@@ -240,7 +242,9 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   result.pkrange_id = settings_.partitions.Owner(epk).id;
   ORRERY_ASSIGN_OR_RETURN(result.lsn, write_state_->item_numbers->Next());
   batch.Delete(KeyFor(epk, id));
-  AddIndexChanges(batch, IndexKeysOf(record->json, epk, id), {});
+  const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
+  result.index_terms = old_terms.size();
+  AddIndexChanges(batch, old_terms, {});
   if (!unique_keys_.empty()) {
     Result<json::Value> old_item = json::Parse(record->json);
     if (old_item.ok()) {

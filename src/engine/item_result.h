@@ -13,6 +13,7 @@ struct ItemResult {
   std::string etag;
   bool created = false;
   size_t bytes = 0;        // size that the charge is computed from
+  size_t index_terms = 0;  // index entries of the version written (or deleted)
   std::string pkrange_id;  // owner partition, for session tokens
   uint64_t lsn = 0;
 };

@@ -8,10 +8,6 @@ namespace {
 
 double SizeKb(size_t bytes) { return std::max(1.0, static_cast<double>(bytes) / 1024.0); }
 
-// Indexing cost grows with indexed content; at 1 KB under the default policy the
-// capacity planner reports 5.71 for a create against 5 with indexing off.
-constexpr double kIndexingChargePerKb = 0.71;
-
 }  // namespace
 
 double RoundCharge(double charge) { return std::round(charge * 100.0) / 100.0; }
@@ -20,20 +16,19 @@ double PointReadCharge(size_t item_bytes) {
   return RoundCharge(std::max(1.0, 1.0 + 9.0 * (SizeKb(item_bytes) - 1.0) / 99.0));
 }
 
-double CreateCharge(size_t item_bytes, bool indexed) {
-  double kb = SizeKb(item_bytes);
-  double charge = 5.0 + 45.0 * (kb - 1.0) / 99.0;
-  if (indexed) {
-    charge += kIndexingChargePerKb * kb;
-  }
-  return RoundCharge(charge);
+double CreateCharge(size_t item_bytes, size_t index_terms) {
+  const double kb = SizeKb(item_bytes);
+  return RoundCharge(5.0 + 45.0 * (kb - 1.0) / 99.0 +
+                     kWritePerIndexTermCharge * static_cast<double>(index_terms));
 }
 
-double ReplaceCharge(size_t item_bytes, bool indexed) {
-  return RoundCharge(2.0 * CreateCharge(item_bytes, indexed) - 0.75);
+double ReplaceCharge(size_t item_bytes, size_t index_terms) {
+  return RoundCharge(2.0 * CreateCharge(item_bytes, index_terms) - 0.75);
 }
 
-double DeleteCharge(size_t item_bytes, bool indexed) { return CreateCharge(item_bytes, indexed); }
+double DeleteCharge(size_t item_bytes, size_t index_terms) {
+  return CreateCharge(item_bytes, index_terms);
+}
 
 double QueryCharge(const QueryWork& work) {
   return RoundCharge(work.base + kQueryPerExtraPartitionCharge * std::max(0, work.partitions - 1) +

@@ -2,22 +2,28 @@
 
 // The request-unit cost model: one deterministic function per kind of operation,
 // calibrated to the reference charges in shared/docs/ru-model.md (a.2, a.3).
-// Point operations (this file's scope so far):
+// Point operations:
 //   read    R(s)  = max(1, 1 + 9 (s_KB - 1) / 99)        1 KB -> 1, 100 KB -> 10
-//   create  W(s)  = 5 + 45 (s_KB - 1) / 99 + indexing     1 KB default policy -> 5.71
-//   replace       = 2 x create - 0.75                      1 KB -> 10.67 (planner row 9)
-//   delete        = create                                 1 KB -> 5.71
-// where s_KB is the stored item size in KiB, at least 1, and "indexing" is the
-// default-policy surcharge of 0.71 RU per KB-equivalent of indexed content (rows 4, 9).
+//   create  W(s)  = 5 + 45 (s_KB - 1) / 99 + 0.05 t       1 KB, ~10 properties -> 5.7
+//   replace       = 2 x create - 0.75                      1 KB -> 10.65 (planner row 9)
+//   delete        = create                                 1 KB -> 5.7
+// where s_KB is the stored item size in KiB, at least 1, and t the number of range-index
+// terms the item version has under the container's indexing policy (each indexed
+// scalar, array or object; 0 with indexing off): writes cost more the more they index.
 
 #include <cstddef>
 
 namespace orrery::throughput {
 
+// RU per index term written (or removed): a 1 KB item with its 10 properties and
+// system properties has about 14 terms, which the capacity planner's 5.71 RU create
+// (rows 4 and 9: 5 RU without indexing) fits.
+inline constexpr double kWritePerIndexTermCharge = 0.05;
+
 double PointReadCharge(size_t item_bytes);
-double CreateCharge(size_t item_bytes, bool indexed = true);
-double ReplaceCharge(size_t item_bytes, bool indexed = true);
-double DeleteCharge(size_t item_bytes, bool indexed = true);
+double CreateCharge(size_t item_bytes, size_t index_terms);
+double ReplaceCharge(size_t item_bytes, size_t index_terms);
+double DeleteCharge(size_t item_bytes, size_t index_terms);
 
 // Metadata operations (databases, containers, pkranges, account): the service charges
 // small fixed amounts that do not depend on size.

@@ -17,12 +17,18 @@ TEST(CostModelTest, PointReadsScaleFromOneToTenRu) {
 }
 
 TEST(CostModelTest, WritesMatchThePublishedAnchors) {
-  ExpectNear(CreateCharge(1024, false), 5.0);                             // row 4
-  ExpectNear(CreateCharge(100 * 1024, false), 50.0);                      // row 5
-  ExpectNear(CreateCharge(1024), 5.71);                                   // row 9 create
-  ExpectNear(ReplaceCharge(1024), 10.67);                                 // row 9 update
-  ExpectNear(DeleteCharge(1024), 5.71);                                   // row 9 delete
-  ExpectNear(ReplaceCharge(1024, false), 2 * CreateCharge(1024, false));  // row 7
+  ExpectNear(CreateCharge(1024, 0), 5.0);         // row 4 (indexing off)
+  ExpectNear(CreateCharge(100 * 1024, 0), 50.0);  // row 5
+  ExpectNear(CreateCharge(1024, 0), 5.5);         // row 6: ~5.5
+  // row 9: a 1 KB item of ~10 properties has ~14 index terms with its system properties.
+  ExpectNear(CreateCharge(1024, 14), 5.71);
+  ExpectNear(ReplaceCharge(1024, 14), 10.67);
+  ExpectNear(DeleteCharge(1024, 14), 5.71);
+  ExpectNear(ReplaceCharge(1024, 0), 2 * CreateCharge(1024, 0));  // row 7
+  // Writes cost more the more they index.
+  EXPECT_GT(CreateCharge(1024, 100), CreateCharge(1024, 14));
+  // row 12: writes are about 5x reads.
+  ExpectNear(CreateCharge(1024, 14) / PointReadCharge(1024), 5.71);
 }
 
 TEST(CostModelTest, QueriesMatchThePublishedAnchors) {
@@ -43,7 +49,7 @@ TEST(CostModelTest, QueriesMatchThePublishedAnchors) {
 }
 
 TEST(CostModelTest, ChargesAreRoundedToHundredths) {
-  double c = CreateCharge(1500);
+  double c = CreateCharge(1500, 17);
   EXPECT_DOUBLE_EQ(c, RoundCharge(c));
 }
 
