@@ -1,6 +1,8 @@
 #include <chrono>
 
 #include "api/batch.h"
+#include "api/change_feed.h"
+#include "api/data_plane.h"
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
@@ -14,14 +16,6 @@
 namespace orrery::api {
 namespace {
 
-std::string AltContentPath(const engine::ContainerSettings& s) {
-  return "dbs/" + s.database_id + "/colls/" + s.id;
-}
-
-std::string SessionToken(const std::string& pkrange_id, uint64_t lsn) {
-  return pkrange_id + ":-1#" + std::to_string(lsn);
-}
-
 // The data-plane headers the SDK reads: session token (captured only together with
 // x-ms-content-path, wire-protocol.md §15), content paths and LSNs.
 void AddDataPlaneHeaders(ResponseBuilder& builder, const engine::Container& container,
@@ -32,15 +26,6 @@ void AddDataPlaneHeaders(ResponseBuilder& builder, const engine::Container& cont
       .Header(headers::kAltContentPath, AltContentPath(s))
       .Header(headers::kLsn, std::to_string(lsn))
       .Header(headers::kGlobalCommittedLsn, std::to_string(lsn));
-}
-
-std::string AllRangesSessionToken(const engine::Container& container) {
-  std::string token;
-  for (const auto& p : container.settings().partitions.partitions()) {
-    if (!token.empty()) token += ',';
-    token += SessionToken(p.id, container.current_lsn());
-  }
-  return token;
 }
 
 http::Response ItemResponse(const RequestContext& ctx, const engine::Container& container,
@@ -132,10 +117,7 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
 }
 
 HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& container) {
-  if (ctx.Header(headers::kAIm) != nullptr) {
-    return Status::BadRequest(
-        "The change feed (A-IM header) is not available in this version of Orrery.");
-  }
+  if (ctx.Header(headers::kAIm) != nullptr) return HandleChangeFeed(ctx, container);
   ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
   ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,

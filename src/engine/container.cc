@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "common/encoding.h"
+#include "engine/change_feed.h"
 #include "engine/continuation_token.h"
 #include "engine/etag.h"
 #include "engine/item_record.h"
@@ -157,7 +158,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
                                                &write.item, batch, pending));
   }
 
-  ORRERY_ASSIGN_OR_RETURN(uint64_t number, write_state_->item_numbers->Next());
+  ORRERY_ASSIGN_OR_RETURN(uint64_t number, AllocateLsn());
   ItemSystemProperties props;
   // An item keeps the _rid it was created with across replaces, as in the service.
   std::optional<std::string> old_rid = alive ? RidOf(old->json) : std::nullopt;
@@ -177,7 +178,11 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   result.pkrange_id = settings_.partitions.Owner(write.epk).id;
   result.lsn = number;
 
-  batch.Put(write.key, EncodeItemRecord(props.etag, result.json));
+  batch.Put(write.key, EncodeItemRecord(props.etag, result.json, number));
+  const uint32_t partition = settings_.partitions.Owner(write.epk).number;
+  if (old && old->lsn != 0) batch.Delete(ChangeFeedKey(settings_.number, partition, old->lsn));
+  batch.Put(ChangeFeedKey(settings_.number, partition, number),
+            std::string(write.epk) + '\0' + write.id);
   const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
   result.index_terms = new_terms.size();
   AddIndexChanges(batch,
@@ -191,6 +196,7 @@ Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   const std::string key = write.key;
   std::unique_lock partition_lock = LockPartitionForUniqueKeys(write.epk);
   std::lock_guard lock(StripeFor(key));
+  CommitScope commit(*this);
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> existing, store_.Get(key));
   storage::WriteBatch batch;
   ORRERY_ASSIGN_OR_RETURN(ItemResult result,
@@ -240,8 +246,12 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   ItemResult result;
   result.bytes = record->json.size();
   result.pkrange_id = settings_.partitions.Owner(epk).id;
-  ORRERY_ASSIGN_OR_RETURN(result.lsn, write_state_->item_numbers->Next());
+  ORRERY_ASSIGN_OR_RETURN(result.lsn, AllocateLsn());
   batch.Delete(KeyFor(epk, id));
+  if (record->lsn != 0) {
+    batch.Delete(
+        ChangeFeedKey(settings_.number, settings_.partitions.Owner(epk).number, record->lsn));
+  }
   const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
   result.index_terms = old_terms.size();
   AddIndexChanges(batch, old_terms, {});
@@ -260,6 +270,7 @@ Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key
   ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(key));
   const std::string storage_key = KeyFor(epk, id);
   std::lock_guard lock(StripeFor(storage_key));
+  CommitScope commit(*this);
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(storage_key));
   storage::WriteBatch batch;
   ORRERY_ASSIGN_OR_RETURN(ItemResult result,
@@ -337,6 +348,8 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.DeleteRange(storage::keys::ItemsFrom(settings_.number, ""),
                     storage::keys::ItemsEnd(settings_.number));
   batch.DeleteRange(index::ContainerBegin(settings_.number), index::ContainerEnd(settings_.number));
+  batch.DeleteRange(ChangeFeedContainerBegin(settings_.number),
+                    ChangeFeedContainerEnd(settings_.number));
   batch.DeleteRange(UniqueKeyPolicy::ContainerBegin(settings_.number),
                     UniqueKeyPolicy::ContainerEnd(settings_.number));
   batch.Delete(IndexMarkerKey());

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,10 @@ struct ContainerWriteState {
   // Per logical partition (by EPK), taken before item stripes by writes to containers
   // with unique keys: two items of one partition must not claim one value at once.
   std::array<std::mutex, 16> partition_stripes;
+  // LSNs handed out whose write is not in the store yet: the change feed reads only
+  // below the lowest, so it never passes a write that lands later with a lower LSN.
+  std::mutex lsn_mutex;
+  std::multiset<uint64_t> in_flight_lsns;
   // The policy writers index under. Replaced only while every stripe is held, so a
   // writer (which holds its item's stripe) indexes under one policy from start to end,
   // even when it still holds the Container object of before a policy change.
@@ -159,6 +164,20 @@ class Container {
   Status RebuildIndex(uint64_t generation) const;
   // Ends a running rebuild: when this returns, it writes nothing more.
   void StopIndexRebuild() const;
+  // The change feed, latest-version mode (container_change_feed.cc): the items of
+  // `scope` modified after `after_lsn` (and, when given, at or after `since_ts`), in
+  // modification order, each with its `_lsn`, at most `max_items`. `last_lsn` is the
+  // continuation: everything up to it has been seen.
+  struct ChangeFeedPage {
+    std::vector<std::string> documents;
+    uint64_t last_lsn = 0;
+    size_t loaded_bytes = 0;
+  };
+  Result<ChangeFeedPage> ReadChangeFeed(const ReadScope& scope, uint64_t after_lsn,
+                                        std::optional<int64_t> since_ts, int max_items) const;
+  // The highest LSN below which every write is in the store ("start from now").
+  uint64_t StableLsn() const;
+
   // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the
   // background purge); returns how many.
   Result<size_t> PurgeExpired(size_t max_items);
@@ -215,6 +234,19 @@ class Container {
                                   const partition::PartitionKeyValue& key,
                                   std::string_view id) const;
   size_t StripeIndex(std::string_view key) const;
+  // Hands out the next LSN and records it as in flight until the CommitScope of this
+  // thread that is open ends (after the write reached the store, or failed).
+  Result<uint64_t> AllocateLsn();
+  class CommitScope {
+   public:
+    explicit CommitScope(const Container& container);
+    ~CommitScope();
+    CommitScope(const CommitScope&) = delete;
+    CommitScope& operator=(const CommitScope&) = delete;
+
+   private:
+    size_t first_;
+  };
   // The record of `key` as a batch sees it: pending first, then the store.
   Result<std::optional<std::string>> StoredRecord(const std::string& key,
                                                   const PendingRecords* pending) const;

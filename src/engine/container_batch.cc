@@ -69,6 +69,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
   std::vector<std::unique_lock<std::mutex>> locks;
   for (size_t s : stripes) locks.emplace_back(write_state_->stripes[s]);
 
+  CommitScope commit(*this);
   PendingRecords pending;
   storage::WriteBatch batch;
   for (size_t i = 0; i < ops.size(); ++i) {
@@ -132,7 +133,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
       return results;
     }
     if (op.kind != BatchOperation::Kind::kRead && op.kind != BatchOperation::Kind::kDelete) {
-      pending[keys[i]] = EncodeItemRecord(outcome->etag, outcome->json);
+      pending[keys[i]] = EncodeItemRecord(outcome->etag, outcome->json, outcome->lsn);
     }
     results[i].item = std::move(*outcome);
   }

@@ -66,6 +66,7 @@ Result<size_t> Container::PurgeExpired(size_t max_items) {
     if (!storage::keys::ParseItem(key, epk, id)) continue;
     std::unique_lock partition_lock = LockPartitionForUniqueKeys(epk);
     std::lock_guard lock(StripeFor(key));
+    CommitScope commit(*this);
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(key));
     std::optional<ItemRecordView> record = stored ? DecodeItemRecord(*stored) : std::nullopt;
     // Rewritten since the scan: alive again.

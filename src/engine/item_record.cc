@@ -2,10 +2,11 @@
 
 namespace orrery::engine {
 
-std::string EncodeItemRecord(std::string_view etag, std::string_view json) {
+std::string EncodeItemRecord(std::string_view etag, std::string_view json, uint64_t lsn) {
   std::string record;
-  record.reserve(2 + etag.size() + json.size());
-  record += kItemFormatV1;
+  record.reserve(10 + etag.size() + json.size());
+  record += kItemFormatV2;
+  for (int shift = 56; shift >= 0; shift -= 8) record += static_cast<char>((lsn >> shift) & 0xFF);
   record += static_cast<char>(etag.size());
   record += etag;
   record += json;
@@ -13,14 +14,22 @@ std::string EncodeItemRecord(std::string_view etag, std::string_view json) {
 }
 
 std::optional<ItemRecordView> DecodeItemRecord(std::string_view record) {
-  if (record.size() < 2 || record[0] != kItemFormatV1) {
+  if (record.empty()) return std::nullopt;
+  size_t header = 0;
+  uint64_t lsn = 0;
+  if (record[0] == kItemFormatV1) {
+    header = 1;
+  } else if (record[0] == kItemFormatV2 && record.size() >= 9) {
+    for (size_t i = 1; i <= 8; ++i) lsn = (lsn << 8) | static_cast<unsigned char>(record[i]);
+    header = 9;
+  } else {
     return std::nullopt;
   }
-  size_t etag_size = static_cast<unsigned char>(record[1]);
-  if (record.size() < 2 + etag_size) {
-    return std::nullopt;
-  }
-  return ItemRecordView{record.substr(2, etag_size), record.substr(2 + etag_size)};
+  if (record.size() < header + 1) return std::nullopt;
+  const size_t etag_size = static_cast<unsigned char>(record[header]);
+  if (record.size() < header + 1 + etag_size) return std::nullopt;
+  return ItemRecordView{record.substr(header + 1, etag_size), record.substr(header + 1 + etag_size),
+                        lsn};
 }
 
 }  // namespace orrery::engine

@@ -1,12 +1,16 @@
 #pragma once
 
 // The stored form of an item (persisted: never change without a new format byte):
-//   byte 0      format, kItemFormatV1
-//   byte 1      length n of the etag
-//   bytes 2..   the etag (quoted, as returned), then the item's JSON exactly as
+//   byte 0      format, kItemFormatV2
+//   bytes 1..8  the LSN of this version (big-endian): its place in the change feed
+//   byte 9      length n of the etag
+//   bytes 10..  the etag (quoted, as returned), then the item's JSON exactly as
 //               returned to clients, system properties included.
+// Format V1 (written before the change feed) has no LSN: bytes 1 and 2.. are the etag
+// length and etag. Both are read; only V2 is written.
 // So a point read is one RocksDB get and a slice; If-None-Match needs no parsing.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,12 +18,14 @@
 namespace orrery::engine {
 
 inline constexpr char kItemFormatV1 = '\x01';
+inline constexpr char kItemFormatV2 = '\x02';
 
-std::string EncodeItemRecord(std::string_view etag, std::string_view json);
+std::string EncodeItemRecord(std::string_view etag, std::string_view json, uint64_t lsn);
 
 struct ItemRecordView {
   std::string_view etag;
   std::string_view json;
+  uint64_t lsn = 0;  // 0 for V1 records
 };
 // Views into `record`; nullopt when the record is malformed.
 std::optional<ItemRecordView> DecodeItemRecord(std::string_view record);

@@ -21,6 +21,9 @@ inline constexpr char kIndexSpace = '\x11';
 // Unique-key entries by (container, EPK, key number, values) -> item id; the encoding
 // below the prefix belongs to src/engine/unique_keys.h.
 inline constexpr char kUniqueSpace = '\x12';
+// Change-feed entries by (container, physical partition, LSN) -> item key suffix; the
+// encoding below the prefix belongs to src/engine/change_feed.h.
+inline constexpr char kChangeFeedSpace = '\x13';
 
 std::string Meta(std::string_view name);
 std::string Database(std::string_view database_id);
