@@ -69,6 +69,7 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
   engine::ItemWriteRequest request;
   request.kind = kind;
   ORRERY_ASSIGN_OR_RETURN(request.partition_key, PointPartitionKey(ctx, container));
+  ORRERY_RETURN_IF_ERROR(container.AdmitRequest(request.partition_key));
   request.body = ctx.request.body;
   request.if_match = ctx.OptionalHeader(headers::kIfMatch);
   if (kind == engine::WriteKind::kReplace) {
@@ -79,6 +80,7 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
       kind == engine::WriteKind::kReplace || (kind == engine::WriteKind::kUpsert && !item.created);
   double charge = replaced ? throughput::ReplaceCharge(item.bytes, item.index_terms)
                            : throughput::CreateCharge(item.bytes, item.index_terms);
+  container.ChargeRequest(request.partition_key, charge);
   return ItemResponse(ctx, container, item.created ? 201 : 200, item, charge);
 }
 
@@ -164,33 +166,39 @@ HandlerResult HandleItem(const RequestContext& ctx) {
   const std::string& id = ctx.path.segments[5];
   if (method == "GET") {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
+    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
     std::optional<std::string> if_none_match = ctx.OptionalHeader(headers::kIfNoneMatch);
     ORRERY_ASSIGN_OR_RETURN(engine::Container::ReadResult read,
                             container->ReadItem(key, id, if_none_match));
-    return ItemResponse(ctx, *container, read.not_modified ? 304 : 200, read.item,
-                        throughput::PointReadCharge(read.item.bytes));
+    const double charge = throughput::PointReadCharge(read.item.bytes);
+    container->ChargeRequest(key, charge);
+    return ItemResponse(ctx, *container, read.not_modified ? 304 : 200, read.item, charge);
   }
   if (method == "PUT") {
     return WriteItem(ctx, *container, engine::WriteKind::kReplace);
   }
   if (method == "DELETE") {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
+    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
     std::optional<std::string> if_match = ctx.OptionalHeader(headers::kIfMatch);
     ORRERY_ASSIGN_OR_RETURN(engine::ItemResult deleted, container->DeleteItem(key, id, if_match));
-    return ItemResponse(ctx, *container, 204, deleted,
-                        throughput::DeleteCharge(deleted.bytes, deleted.index_terms));
+    const double charge = throughput::DeleteCharge(deleted.bytes, deleted.index_terms);
+    container->ChargeRequest(key, charge);
+    return ItemResponse(ctx, *container, 204, deleted, charge);
   }
   if (method == "PATCH") {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
     // The JS SDK sends no content type on PATCH: the body is read as JSON whatever it says.
     ORRERY_ASSIGN_OR_RETURN(json::Value body, json::Parse(ctx.request.body));
     ORRERY_ASSIGN_OR_RETURN(engine::PatchRequest patch, engine::ParsePatchRequest(body));
+    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
     ORRERY_ASSIGN_OR_RETURN(
         engine::ItemResult patched,
         container->PatchItem(key, id, patch, ctx.OptionalHeader(headers::kIfMatch)));
     // Patch is charged as a replace (ru-model.md a.2 row 22).
-    return ItemResponse(ctx, *container, 200, patched,
-                        throughput::ReplaceCharge(patched.bytes, patched.index_terms));
+    const double charge = throughput::ReplaceCharge(patched.bytes, patched.index_terms);
+    container->ChargeRequest(key, charge);
+    return ItemResponse(ctx, *container, 200, patched, charge);
   }
   return Status::MethodNotAllowed("An item supports GET, PUT, PATCH and DELETE.");
 }

@@ -29,6 +29,9 @@ int Main(int argc, char** argv) {
   serve_cmd->add_option("--log-level", serve.log_level, "debug|info|warn|error|off");
   serve_cmd->add_flag("--sync-writes", serve.sync_writes,
                       "fdatasync the write-ahead log on every write (survives power loss)");
+  serve_cmd->add_flag("--enforce-throughput", serve.enforce_throughput,
+                      "Throttle (429) requests beyond a container's provisioned RU/s per "
+                      "physical partition");
   serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: one per core)");
 
   try {

@@ -49,6 +49,7 @@ int RunServe(const ServeOptions& options) {
   account_options.store.in_memory = options.in_memory;
   account_options.store.sync_writes = options.sync_writes;
   account_options.initial_partitions = options.initial_partitions;
+  account_options.enforce_throughput = options.enforce_throughput;
   Result<std::unique_ptr<engine::Account>> account = engine::Account::Open(account_options);
   if (!account.ok()) {
     return Fail(account.status().message());

@@ -20,6 +20,7 @@ struct ServeOptions {
   int initial_partitions = 0;
   std::string log_level = "info";
   bool sync_writes = false;
+  bool enforce_throughput = false;
   int threads = 0;
 };
 

@@ -125,6 +125,8 @@ Status Account::Load() {
         s.self = resource->Find("_self")->as_string();
         s.partition_key = *pk;
         s.partitions = std::move(*map);
+        s.enforced_ru_per_second =
+            EnforcedThroughput(ThroughputFromJson(record->Find("throughput")));
         s.resource = *resource;
         loaded.push_back(std::move(s));
         return true;
@@ -169,6 +171,14 @@ Result<uint32_t> Account::NextNumber(std::string_view counter) {
   batch.Put(key, std::to_string(next + 1));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   return next;
+}
+
+// Throughput shared by a database's containers is not enforced yet: only a container's
+// own (manual, or the autoscale maximum).
+int64_t Account::EnforcedThroughput(const ThroughputRequest& throughput) const {
+  if (!options_.enforce_throughput) return 0;
+  if (throughput.manual) return *throughput.manual;
+  return throughput.autoscale_max.value_or(0);
 }
 
 int Account::PartitionCountFor(const ThroughputRequest& throughput,
@@ -298,6 +308,7 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   settings.partitions = PartitionMap::FromBoundaries(partition::InitialBoundaries(
       definition.partition_key, PartitionCountFor(throughput, db->second.shared_throughput)));
   settings.resource = std::move(definition.body);
+  settings.enforced_ru_per_second = EnforcedThroughput(throughput);
   AppendContainerSystemProperties(settings.resource, settings.rid, settings.self, NewEtag(),
                                   options_.clock->NowSeconds());
   json::Value record = ContainerRecord(settings);

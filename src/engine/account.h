@@ -29,6 +29,9 @@ struct AccountOptions {
   // create for the requested throughput (ru-model.md b.4).
   int initial_partitions = 0;
   const Clock* clock = &Clock::System();
+  // Enforce each container's provisioned throughput per physical partition (429s),
+  // as the service does; off by default, like the emulator.
+  bool enforce_throughput = false;
   // Deletes expired items once a second (off in tests that purge by hand).
   bool background_ttl_purge = true;
 };
@@ -77,6 +80,7 @@ class Account {
       ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state = nullptr);
   Result<uint32_t> NextNumber(std::string_view counter);
   std::vector<std::shared_ptr<Container>> AllContainers() const;
+  int64_t EnforcedThroughput(const ThroughputRequest& throughput) const;
   int PartitionCountFor(const ThroughputRequest& throughput,
                         const ThroughputRequest& database_throughput) const;
   static json::Value ContainerRecord(const ContainerSettings& settings);

@@ -24,6 +24,7 @@
 #include "engine/partition/partition_key.h"
 #include "engine/partition_map.h"
 #include "engine/patch.h"
+#include "engine/throughput/partition_budget.h"
 #include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
@@ -42,6 +43,9 @@ struct ContainerSettings {
   partition::PartitionKeyDefinition partition_key;
   PartitionMap partitions;
   json::Value resource;  // the body returned to clients
+  // Provisioned RU/s enforced on this container (manual throughput, or the autoscale
+  // maximum), divided among its physical partitions; 0: not enforced.
+  int64_t enforced_ru_per_second = 0;
 };
 
 enum class WriteKind { kCreate, kReplace, kUpsert };
@@ -84,6 +88,8 @@ struct ContainerWriteState {
   // below the lowest, so it never passes a write that lands later with a lower LSN.
   std::mutex lsn_mutex;
   std::multiset<uint64_t> in_flight_lsns;
+  // Per physical partition number, when throughput is enforced (set up once).
+  std::map<uint32_t, std::unique_ptr<throughput::PartitionBudget>> budgets;
   // The policy writers index under. Replaced only while every stripe is held, so a
   // writer (which holds its item's stripe) indexes under one policy from start to end,
   // even when it still holds the Container object of before a policy change.
@@ -177,6 +183,12 @@ class Container {
                                         std::optional<int64_t> since_ts, int max_items) const;
   // The highest LSN below which every write is in the store ("start from now").
   uint64_t StableLsn() const;
+
+  // Throughput enforcement (container_throughput.cc): admits a request to the
+  // physical partition of `key` (TooManyRequests with the wait when its budget is
+  // spent), and takes the charge of one that ran. No-ops when not enforced.
+  Status AdmitRequest(const partition::PartitionKeyValue& key) const;
+  void ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const;
 
   // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the
   // background purge); returns how many.

@@ -1,0 +1,52 @@
+#include "engine/throughput/partition_budget.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace orrery::throughput {
+
+PartitionBudget::PartitionBudget(double ru_per_second, TimePoint now)
+    : rate_(ru_per_second), tokens_(ru_per_second), last_(now) {}
+
+void PartitionBudget::Refill(TimePoint now) {
+  const double elapsed = std::chrono::duration<double>(now - last_).count();
+  if (elapsed > 0) {
+    tokens_ = std::min(rate_, tokens_ + elapsed * rate_);
+    last_ = now;
+  }
+}
+
+std::optional<int64_t> PartitionBudget::Admit(TimePoint now) {
+  std::lock_guard lock(mutex_);
+  Refill(now);
+  if (tokens_ > 0) {
+    // Reserve what a request costs on average, so that many requests admitted at once
+    // cannot together overdraw the budget before their charges are known.
+    tokens_ -= estimate_;
+    return std::nullopt;
+  }
+  ++throttled_;
+  // Until the debt is paid back, at least 1 ms.
+  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil((-tokens_ + 0.01) / rate_ * 1000)));
+}
+
+void PartitionBudget::Charge(double request_units, TimePoint now) {
+  std::lock_guard lock(mutex_);
+  Refill(now);
+  // Replaces the reservation Admit made by the real charge.
+  tokens_ += estimate_ - request_units;
+  charged_ += request_units;
+  estimate_ = 0.8 * estimate_ + 0.2 * request_units;
+}
+
+double PartitionBudget::charged() const {
+  std::lock_guard lock(mutex_);
+  return charged_;
+}
+
+int64_t PartitionBudget::throttled() const {
+  std::lock_guard lock(mutex_);
+  return throttled_;
+}
+
+}  // namespace orrery::throughput

@@ -1,0 +1,46 @@
+#pragma once
+
+// The throughput budget of one physical partition (ru-model.md a.4): the container's
+// provisioned RU/s divided evenly among its partitions, as a token bucket that refills
+// continuously at that rate and holds at most one second of it. A request is admitted
+// while the bucket is not in debt; its charge, known only after it ran, is then taken
+// (the bucket may go below zero, which the following requests wait out). So a hot
+// partition is throttled at its share while the others' budgets stay unused.
+// Thread-safe.
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+
+namespace orrery::throughput {
+
+class PartitionBudget {
+ public:
+  using TimePoint = std::chrono::steady_clock::time_point;
+  PartitionBudget(double ru_per_second, TimePoint now);
+
+  // nullopt when the request may run (an average charge is then reserved, which
+  // Charge settles); else the milliseconds until it may. A request admitted and never
+  // charged (it failed) keeps its reservation as its cost.
+  std::optional<int64_t> Admit(TimePoint now);
+  void Charge(double request_units, TimePoint now);
+
+  double ru_per_second() const { return rate_; }
+  // Totals since start, for partition statistics.
+  double charged() const;
+  int64_t throttled() const;
+
+ private:
+  void Refill(TimePoint now);
+
+  const double rate_;
+  mutable std::mutex mutex_;
+  double tokens_;
+  TimePoint last_;
+  double estimate_ = 5;  // running average charge of this partition's requests
+  double charged_ = 0;
+  int64_t throttled_ = 0;
+};
+
+}  // namespace orrery::throughput

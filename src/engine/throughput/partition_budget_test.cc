@@ -1,0 +1,64 @@
+#include "engine/throughput/partition_budget.h"
+
+#include <gtest/gtest.h>
+
+namespace orrery::throughput {
+namespace {
+
+using std::chrono::milliseconds;
+
+TEST(PartitionBudgetTest, AdmitsUpToItsRateThenThrottlesUntilRefilled) {
+  const auto t0 = PartitionBudget::TimePoint();
+  PartitionBudget budget(1000, t0);
+  // One second's worth goes through at once.
+  int admitted = 0;
+  while (!budget.Admit(t0)) {
+    budget.Charge(10, t0);
+    ++admitted;
+  }
+  EXPECT_EQ(admitted, 100);
+  std::optional<int64_t> wait = budget.Admit(t0);
+  ASSERT_TRUE(wait.has_value());
+  EXPECT_GE(*wait, 1);
+  EXPECT_EQ(budget.throttled(), 2);  // the refusal that ended the loop, and this one
+  // After the wait it admits again, at the refill rate: 10 RU per 10 ms.
+  EXPECT_FALSE(budget.Admit(t0 + milliseconds(*wait)).has_value());
+  EXPECT_DOUBLE_EQ(budget.charged(), 1000);
+}
+
+TEST(PartitionBudgetTest, DebtIsWaitedOut) {
+  const auto t0 = PartitionBudget::TimePoint();
+  PartitionBudget budget(100, t0);
+  ASSERT_FALSE(budget.Admit(t0).has_value());
+  budget.Charge(300, t0);  // a large request: 200 RU of debt
+  std::optional<int64_t> wait = budget.Admit(t0);
+  ASSERT_TRUE(wait.has_value());
+  EXPECT_NEAR(static_cast<double>(*wait), 2000, 5);
+  EXPECT_TRUE(budget.Admit(t0 + milliseconds(1990)).has_value());
+  EXPECT_FALSE(budget.Admit(t0 + milliseconds(2010)).has_value());
+}
+
+TEST(PartitionBudgetTest, ConcurrentAdmissionsReserveTheirCost) {
+  const auto t0 = PartitionBudget::TimePoint();
+  PartitionBudget budget(100, t0);
+  // Twenty requests arrive together, none charged yet: the reservations stop them at
+  // the budget instead of letting all through.
+  int admitted = 0;
+  for (int i = 0; i < 40; ++i) admitted += budget.Admit(t0) ? 0 : 1;
+  EXPECT_EQ(admitted, 20);
+}
+
+TEST(PartitionBudgetTest, AnIdleBucketHoldsOneSecond) {
+  const auto t0 = PartitionBudget::TimePoint();
+  PartitionBudget budget(50, t0);
+  const auto later = t0 + std::chrono::seconds(60);
+  int admitted = 0;
+  while (!budget.Admit(later)) {
+    budget.Charge(5, later);
+    ++admitted;
+  }
+  EXPECT_EQ(admitted, 10);
+}
+
+}  // namespace
+}  // namespace orrery::throughput
