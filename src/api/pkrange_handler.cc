@@ -60,14 +60,4 @@ HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx) {
   return response;
 }
 
-// Offers arrive with the throughput issue; until then the account reports none, which
-// the SDK reads as "no dedicated throughput" (wire-protocol.md §13).
-HandlerResult HandleOffers(const RequestContext& ctx) {
-  if (ctx.path.segments.size() == 1 &&
-      (ctx.request.method == "GET" || (ctx.request.method == "POST" && IsQueryRequest(ctx)))) {
-    return FeedResponse(ctx, "", "Offers", engine::FeedPage{}, throughput::kMetadataReadCharge);
-  }
-  return Status::NotFound("Resource Not Found. Learn more: https://aka.ms/cosmosdb-tsg-not-found");
-}
-
 }  // namespace orrery::api

@@ -26,24 +26,6 @@ std::string ItemNumbersKey(uint32_t container_number) {
   return storage::keys::Meta("item-numbers/" + std::to_string(container_number));
 }
 
-Status ValidateThroughput(const ThroughputRequest& t) {
-  if (t.manual && (*t.manual < 400 || *t.manual > 1000000 || *t.manual % 100 != 0)) {
-    return Status::BadRequest("The offer throughput " + std::to_string(*t.manual) +
-                              " is invalid: manual throughput must be between 400 and 1000000 "
-                              "RU/s in increments of 100.");
-  }
-  if (t.autoscale_max &&
-      (*t.autoscale_max < 1000 || *t.autoscale_max > 1000000 || *t.autoscale_max % 1000 != 0)) {
-    return Status::BadRequest("The autoscale max throughput " + std::to_string(*t.autoscale_max) +
-                              " is invalid: it must be between 1000 and 1000000 RU/s in "
-                              "increments of 1000.");
-  }
-  if (t.manual && t.autoscale_max) {
-    return Status::BadRequest("Manual and autoscale throughput cannot both be given.");
-  }
-  return Status::Ok();
-}
-
 ThroughputRequest ThroughputFromJson(const json::Value* value) {
   ThroughputRequest out;
   if (value == nullptr) return out;
@@ -64,6 +46,24 @@ json::Value ThroughputToJson(const ThroughputRequest& t) {
 }
 
 }  // namespace
+
+Status ValidateThroughput(const ThroughputRequest& t) {
+  if (t.manual && (*t.manual < 400 || *t.manual > 1000000 || *t.manual % 100 != 0)) {
+    return Status::BadRequest("The offer throughput " + std::to_string(*t.manual) +
+                              " is invalid: manual throughput must be between 400 and 1000000 "
+                              "RU/s in increments of 100.");
+  }
+  if (t.autoscale_max &&
+      (*t.autoscale_max < 1000 || *t.autoscale_max > 1000000 || *t.autoscale_max % 1000 != 0)) {
+    return Status::BadRequest("The autoscale max throughput " + std::to_string(*t.autoscale_max) +
+                              " is invalid: it must be between 1000 and 1000000 RU/s in "
+                              "increments of 1000.");
+  }
+  if (t.manual && t.autoscale_max) {
+    return Status::BadRequest("Manual and autoscale throughput cannot both be given.");
+  }
+  return Status::Ok();
+}
 
 Account::Account(AccountOptions options, std::unique_ptr<storage::Store> store)
     : options_(std::move(options)), store_(std::move(store)) {
@@ -125,8 +125,10 @@ Status Account::Load() {
         s.self = resource->Find("_self")->as_string();
         s.partition_key = *pk;
         s.partitions = std::move(*map);
-        s.enforced_ru_per_second =
-            EnforcedThroughput(ThroughputFromJson(record->Find("throughput")));
+        const ThroughputRequest own = ThroughputFromJson(record->Find("throughput"));
+        s.enforced_ru_per_second = EnforcedThroughput(own);
+        s.manual_ru_per_second = own.manual;
+        s.autoscale_max_ru_per_second = own.autoscale_max;
         s.resource = *resource;
         loaded.push_back(std::move(s));
         return true;
@@ -272,7 +274,11 @@ Status Account::DeleteDatabase(std::string_view id) {
 }
 
 json::Value Account::ContainerRecord(const ContainerSettings& settings) {
+  ThroughputRequest throughput;
+  throughput.manual = settings.manual_ru_per_second;
+  throughput.autoscale_max = settings.autoscale_max_ru_per_second;
   return json::Value::MakeObject({
+      {"throughput", ThroughputToJson(throughput)},
       {"databaseId", json::Value::String(settings.database_id)},
       {"databaseNumber", json::Value::Int(settings.database_number)},
       {"number", json::Value::Int(settings.number)},
@@ -311,8 +317,9 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   settings.enforced_ru_per_second = EnforcedThroughput(throughput);
   AppendContainerSystemProperties(settings.resource, settings.rid, settings.self, NewEtag(),
                                   options_.clock->NowSeconds());
+  settings.manual_ru_per_second = throughput.manual;
+  settings.autoscale_max_ru_per_second = throughput.autoscale_max;
   json::Value record = ContainerRecord(settings);
-  record.Set("throughput", ThroughputToJson(throughput));
 
   json::Value resource = settings.resource;
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container, OpenContainer(std::move(settings)));

@@ -42,6 +42,10 @@ struct ThroughputRequest {
   std::optional<int64_t> autoscale_max;
 };
 
+// The service's rules for throughput (manual 400..1,000,000 in steps of 100; autoscale
+// maximum 1,000..1,000,000 in steps of 1,000; not both). Errors: BadRequest.
+Status ValidateThroughput(const ThroughputRequest& throughput);
+
 class Account {
  public:
   static Result<std::unique_ptr<Account>> Open(const AccountOptions& options);
@@ -61,6 +65,14 @@ class Account {
   Result<json::Value> ReplaceContainer(std::string_view database_id, std::string_view id,
                                        json::Value body, std::optional<std::string> if_match);
   Status DeleteContainer(std::string_view database_id, std::string_view id);
+
+  // Offers (account_offers.cc): one per container or database with its own
+  // throughput, in the service's shape (wire-protocol.md §13).
+  std::vector<json::Value> ListOffers() const;
+  Result<json::Value> ReadOffer(std::string_view id) const;
+  // Replaces a container's throughput (same kind: manual stays manual), effective at
+  // once. Errors: NotFound, BadRequest.
+  Result<json::Value> ReplaceOffer(std::string_view id, const json::Value& body);
 
   // Brings the store to its compacted steady state at once (storage::Store::CompactAll).
   Status CompactStorage() { return store_->CompactAll(); }

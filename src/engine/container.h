@@ -46,6 +46,9 @@ struct ContainerSettings {
   // Provisioned RU/s enforced on this container (manual throughput, or the autoscale
   // maximum), divided among its physical partitions; 0: not enforced.
   int64_t enforced_ru_per_second = 0;
+  // The container's own provisioned throughput (none when it shares its database's).
+  std::optional<int64_t> manual_ru_per_second;
+  std::optional<int64_t> autoscale_max_ru_per_second;
 };
 
 enum class WriteKind { kCreate, kReplace, kUpsert };
@@ -188,6 +191,8 @@ class Container {
   // physical partition of `key` (TooManyRequests with the wait when its budget is
   // spent), and takes the charge of one that ran. No-ops when not enforced.
   Status AdmitRequest(const partition::PartitionKeyValue& key) const;
+  // A new provisioned rate, effective at once (after an offer replace).
+  void SetEnforcedThroughput(int64_t ru_per_second) const;
   void ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const;
 
   // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the

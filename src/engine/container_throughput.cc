@@ -24,6 +24,14 @@ Status Container::AdmitRequest(const partition::PartitionKeyValue& key) const {
   return Status::Ok();
 }
 
+void Container::SetEnforcedThroughput(int64_t ru_per_second) const {
+  const double share = static_cast<double>(ru_per_second) /
+                       static_cast<double>(settings_.partitions.partitions().size());
+  for (auto& [number, budget] : write_state_->budgets) {
+    budget->SetRate(share, std::chrono::steady_clock::now());
+  }
+}
+
 void Container::ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const {
   if (write_state_->budgets.empty()) return;
   Result<std::string> epk = EpkOf(key);

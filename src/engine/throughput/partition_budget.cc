@@ -39,6 +39,18 @@ void PartitionBudget::Charge(double request_units, TimePoint now) {
   estimate_ = 0.8 * estimate_ + 0.2 * request_units;
 }
 
+double PartitionBudget::ru_per_second() const {
+  std::lock_guard lock(mutex_);
+  return rate_;
+}
+
+void PartitionBudget::SetRate(double ru_per_second, TimePoint now) {
+  std::lock_guard lock(mutex_);
+  Refill(now);
+  rate_ = ru_per_second;
+  tokens_ = std::min(tokens_, rate_);
+}
+
 double PartitionBudget::charged() const {
   std::lock_guard lock(mutex_);
   return charged_;

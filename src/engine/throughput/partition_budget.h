@@ -26,7 +26,8 @@ class PartitionBudget {
   std::optional<int64_t> Admit(TimePoint now);
   void Charge(double request_units, TimePoint now);
 
-  double ru_per_second() const { return rate_; }
+  double ru_per_second() const;
+  void SetRate(double ru_per_second, TimePoint now);
   // Totals since start, for partition statistics.
   double charged() const;
   int64_t throttled() const;
@@ -34,7 +35,7 @@ class PartitionBudget {
  private:
   void Refill(TimePoint now);
 
-  const double rate_;
+  double rate_;
   mutable std::mutex mutex_;
   double tokens_;
   TimePoint last_;
