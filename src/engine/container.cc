@@ -79,6 +79,16 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
   }
 }
 
+std::vector<const PhysicalPartition*> Container::PartitionsIn(const ReadScope& scope) const {
+  std::vector<const PhysicalPartition*> out;
+  for (const PhysicalPartition& p : settings_.partitions.partitions()) {
+    if (Intersect(scope.range, EpkRange{p.min_inclusive, p.max_exclusive}).empty()) continue;
+    if (scope.exact_epk && !p.Contains(*scope.exact_epk)) continue;
+    out.push_back(&p);
+  }
+  return out;
+}
+
 size_t Container::StripeIndex(std::string_view key) const {
   return std::hash<std::string_view>{}(key) % write_state_->stripes.size();
 }
@@ -191,7 +201,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   const uint32_t partition = settings_.partitions.Owner(write.epk).number;
   if (old && old->lsn != 0) batch.Delete(ChangeFeedKey(settings_.number, partition, old->lsn));
   batch.Put(ChangeFeedKey(settings_.number, partition, number),
-            std::string(write.epk) + '\0' + write.id);
+            storage::keys::ItemSuffix(write.epk, write.id));
   const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
   result.index_terms = new_terms.size();
   AddIndexChanges(batch,

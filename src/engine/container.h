@@ -66,6 +66,11 @@ struct ItemWriteRequest {
 struct ReadScope {
   EpkRange range;
   std::optional<std::string> exact_epk;  // a full partition key
+
+  bool Contains(std::string_view epk) const {
+    if (exact_epk) return epk == *exact_epk;
+    return range.min <= epk && (range.max == "FF" || epk < range.max);
+  }
 };
 
 struct FeedPage {
@@ -251,6 +256,8 @@ class Container {
                                   const partition::PartitionKeyValue& key,
                                   std::string_view id) const;
   size_t StripeIndex(std::string_view key) const;
+  // The physical partitions that hold items of `scope`.
+  std::vector<const PhysicalPartition*> PartitionsIn(const ReadScope& scope) const;
   // Hands out the next LSN and records it as in flight until the CommitScope of this
   // thread that is open ends (after the write reached the store, or failed).
   Result<uint64_t> AllocateLsn();

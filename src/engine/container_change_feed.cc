@@ -20,11 +20,6 @@ namespace {
 // CommitScope releases exactly what was registered while it was open.
 thread_local std::vector<std::pair<ContainerWriteState*, uint64_t>> registered_lsns;
 
-bool InScope(const ReadScope& scope, std::string_view epk) {
-  if (scope.exact_epk) return epk == *scope.exact_epk;
-  return scope.range.min <= epk && (scope.range.max == "FF" || epk < scope.range.max);
-}
-
 // The item with `_lsn` after its other members.
 std::string WithLsn(std::string_view json, uint64_t lsn) {
   std::string out(json.substr(0, json.rfind('}')));
@@ -78,9 +73,8 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
   };
   std::vector<Change> changes;
   const size_t limit = static_cast<size_t>(std::max(max_items, 1));
-  for (const PhysicalPartition& p : settings_.partitions.partitions()) {
-    if (Intersect(scope.range, EpkRange{p.min_inclusive, p.max_exclusive}).empty()) continue;
-    if (scope.exact_epk && !p.Contains(*scope.exact_epk)) continue;
+  for (const PhysicalPartition* partition : PartitionsIn(scope)) {
+    const PhysicalPartition& p = *partition;
     size_t taken = 0;
     uint64_t last_taken = 0;
     Status status;
@@ -91,7 +85,7 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
           std::optional<uint64_t> lsn = ChangeFeedLsnOf(key);
           if (!lsn || *lsn > stable) return false;
           const size_t zero = suffix.find('\0');
-          if (zero == std::string_view::npos || !InScope(scope, suffix.substr(0, zero))) {
+          if (zero == std::string_view::npos || !scope.Contains(suffix.substr(0, zero))) {
             return true;
           }
           std::string item_key = storage::keys::ItemsFrom(settings_.number, "");

@@ -32,23 +32,6 @@ double MillisSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-bool InScope(const ReadScope& scope, std::string_view epk) {
-  if (scope.exact_epk) return epk == *scope.exact_epk;
-  return scope.range.min <= epk && (scope.range.max == "FF" || epk < scope.range.max);
-}
-
-std::vector<const PhysicalPartition*> PartitionsOf(const PartitionMap& map,
-                                                   const ReadScope& scope) {
-  std::vector<const PhysicalPartition*> out;
-  for (const PhysicalPartition& p : map.partitions()) {
-    const EpkRange overlap = Intersect(scope.range, EpkRange{p.min_inclusive, p.max_exclusive});
-    if (overlap.empty()) continue;
-    if (scope.exact_epk && !p.Contains(*scope.exact_epk)) continue;
-    out.push_back(&p);
-  }
-  return out;
-}
-
 std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
                                        std::string_view prefix) {
   std::vector<index::KeyRange> ranges;
@@ -68,14 +51,6 @@ std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
       break;
   }
   return ranges;
-}
-
-// "<epk>\0<id>": the part of an item key after the container, as continuations use.
-std::string KeySuffix(std::string_view epk, std::string_view id) {
-  std::string suffix(epk);
-  suffix += '\0';
-  suffix += id;
-  return suffix;
 }
 
 // Only the members the query reads are converted (CompiledQuery::item_members).
@@ -119,15 +94,15 @@ Result<std::optional<std::string>> Container::LoadItem(QueryRun& run,
 Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                                        std::vector<std::string>& keys) const {
   const auto start = Clock::now();
-  for (const PhysicalPartition* partition : PartitionsOf(settings_.partitions, run.scope)) {
+  for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
     const std::string prefix =
         index::PathPrefix(settings_.number, partition->number, run.plan.predicate->path);
     for (const index::KeyRange& range : RangesFor(*run.plan.predicate, prefix)) {
       ORRERY_RETURN_IF_ERROR(index::ScanEntries(
           store_, range, prefix.size(), false, [&](const index::EntryView& entry) {
             ++run.page.index_entries;
-            if (!InScope(run.scope, entry.epk)) return true;
-            std::string suffix = KeySuffix(entry.epk, entry.id);
+            if (!run.scope.Contains(entry.epk)) return true;
+            std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
             if (suffix > resume_after) keys.push_back(std::move(suffix));
             return true;
           }));
@@ -156,7 +131,7 @@ Status Container::CollectOrderedRows(QueryRun& run) const {
     }
     return run.rows.size() - before;
   };
-  for (const PhysicalPartition* partition : PartitionsOf(settings_.partitions, run.scope)) {
+  for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
     ReadScope partition_scope = run.scope;
     partition_scope.range =
         Intersect(run.scope.range, EpkRange{partition->min_inclusive, partition->max_exclusive});
@@ -180,30 +155,31 @@ Status Container::CollectOrderedRows(QueryRun& run) const {
     std::string cut;  // the value (or, for arrays and objects, the type) of the last row needed
     bool stopped = false;
     Status load_status;
-    ORRERY_RETURN_IF_ERROR(index::ScanEntries(
-        store_, index::AllEntries(prefix), prefix.size(), order.descending,
-        [&](const index::EntryView& entry) {
-          ++run.page.index_entries;
-          if (!InScope(run.scope, entry.epk)) return true;
-          // Rows tied with the last needed one are taken too, so the cut never splits
-          // a tie and every page sees the same order.
-          const std::string_view group =
-              IsScalarTag(entry.tag) ? entry.value : entry.value.substr(0, 1);
-          if (produced >= run.rows_needed && group != cut) {
-            stopped = true;
-            return false;
-          }
-          Result<std::optional<std::string>> json = LoadItem(run, KeySuffix(entry.epk, entry.id));
-          if (!json.ok()) {
-            load_status = json.status();
-            return false;
-          }
-          if (!*json) return true;
-          produced += evaluate(**json, false);
-          if (!eval_status.ok()) return false;
-          if (produced >= run.rows_needed && cut.empty()) cut.assign(group);
-          return true;
-        }));
+    ORRERY_RETURN_IF_ERROR(
+        index::ScanEntries(store_, index::AllEntries(prefix), prefix.size(), order.descending,
+                           [&](const index::EntryView& entry) {
+                             ++run.page.index_entries;
+                             if (!run.scope.Contains(entry.epk)) return true;
+                             // Rows tied with the last needed one are taken too, so the cut never
+                             // splits a tie and every page sees the same order.
+                             const std::string_view group =
+                                 IsScalarTag(entry.tag) ? entry.value : entry.value.substr(0, 1);
+                             if (produced >= run.rows_needed && group != cut) {
+                               stopped = true;
+                               return false;
+                             }
+                             Result<std::optional<std::string>> json =
+                                 LoadItem(run, storage::keys::ItemSuffix(entry.epk, entry.id));
+                             if (!json.ok()) {
+                               load_status = json.status();
+                               return false;
+                             }
+                             if (!*json) return true;
+                             produced += evaluate(**json, false);
+                             if (!eval_status.ok()) return false;
+                             if (produced >= run.rows_needed && cut.empty()) cut.assign(group);
+                             return true;
+                           }));
     ORRERY_RETURN_IF_ERROR(load_status);
     ORRERY_RETURN_IF_ERROR(eval_status);
     // Descending order ends with the undefined keys, which have no entries.

@@ -40,10 +40,16 @@ std::string ItemsFrom(uint32_t container_number, std::string_view epk) {
 }
 
 std::string Item(uint32_t container_number, std::string_view epk, std::string_view id) {
-  std::string key = ItemsFrom(container_number, epk);
-  key += '\0';
-  key += id;
+  std::string key = ItemsFrom(container_number, "");
+  key += ItemSuffix(epk, id);
   return key;
+}
+
+std::string ItemSuffix(std::string_view epk, std::string_view id) {
+  std::string suffix(epk);
+  suffix += '\0';
+  suffix += id;
+  return suffix;
 }
 
 std::string ItemsEnd(uint32_t container_number) {

@@ -38,6 +38,9 @@ std::string ContainersEnd(std::string_view database_id);
 // Items of a container are ordered by EPK (uppercase hex, so byte order is string
 // order), then by id; the 0x00 after the EPK keeps shorter EPKs first.
 std::string Item(uint32_t container_number, std::string_view epk, std::string_view id);
+// The part of an item key after its container: EPK 0x00 id (what continuations, the
+// change feed and index entries point at).
+std::string ItemSuffix(std::string_view epk, std::string_view id);
 // First key whose EPK is >= epk.
 std::string ItemsFrom(uint32_t container_number, std::string_view epk);
 // First key past every item of the container.
