@@ -110,6 +110,14 @@ int SuccessStatus(const engine::BatchOperation& op, const engine::BatchOperation
   }
 }
 
+void ChargeBulkOperation(const engine::Container& container, const ParsedOperation& op,
+                         double charge) {
+  if (!op.partition_key) return;
+  Result<partition::PartitionKeyValue> key =
+      partition::ParseHeader(*op.partition_key, container.settings().partition_key, false);
+  if (key.ok()) container.ChargeRequest(*key, charge);
+}
+
 // One element of the response array. `ran` is false for the operations of a failed
 // atomic batch that did not fail themselves (424).
 void AppendResult(std::string& out, const engine::BatchOperation& op,
@@ -126,6 +134,10 @@ void AppendResult(std::string& out, const engine::BatchOperation& op,
     out += "\"statusCode\":" + std::to_string(HttpStatusOf(result.status.code()));
     if (result.status.substatus() != 0) {
       out += ",\"subStatusCode\":" + std::to_string(result.status.substatus());
+    }
+    if (result.status.code() == StatusCode::kTooManyRequests) {
+      // The SDK's bulk executor waits this long before it retries the operation.
+      out += ",\"retryAfterMilliseconds\":" + std::to_string(result.status.retry_after_ms());
     }
     out += ",\"requestCharge\":" + FormatCharge(charge) + ",\"message\":";
     json::AppendQuoted(out, result.status.message());
@@ -185,6 +197,7 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
             1001);
       }
     }
+    ORRERY_RETURN_IF_ERROR(container.AdmitRequest(key));
     ORRERY_ASSIGN_OR_RETURN(results, container.ExecuteBatch(key, ops));
     // Nothing of a failed batch is written: every operation but the failing one is
     // answered 424 (failed dependency), those before it too.
@@ -200,8 +213,10 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
                                        false)
               : Result<partition::PartitionKeyValue>(
                     Status::BadRequest("A bulk operation needs its partitionKey.", 1001));
-      if (!key.ok()) {
-        result.status = key.status();
+      Status admitted = key.ok() ? container.AdmitRequest(*key) : key.status();
+      if (!admitted.ok()) {
+        // A throttled operation is answered 429 on its own; the SDK retries just it.
+        result.status = std::move(admitted);
       } else {
         Result<std::vector<engine::BatchOperationResult>> one =
             container.ExecuteBatch(*key, {ops[i]});
@@ -220,9 +235,18 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
   double total = 0;
   for (size_t i = 0; i < ops.size(); ++i) {
     if (i > 0) out += ',';
-    AppendResult(out, ops[i], results[i], ran[i], minimal, total);
+    double charge = 0;
+    AppendResult(out, ops[i], results[i], ran[i], minimal, charge);
+    total += charge;
+    if (!atomic && results[i].status.code() != StatusCode::kTooManyRequests) {
+      ChargeBulkOperation(container, parsed[i], charge);
+    }
   }
   out += ']';
+  if (atomic) {
+    ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, container));
+    container.ChargeRequest(key, total);
+  }
   ResponseBuilder builder(failed ? 207 : 200, ctx.activity_id);
   builder.Charge(total).JsonBody(std::move(out));
   builder.Header(headers::kContentPath, container.settings().rid);

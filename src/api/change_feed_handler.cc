@@ -55,24 +55,25 @@ HandlerResult HandleChangeFeed(const RequestContext& ctx, const engine::Containe
     }
     since = std::chrono::duration_cast<std::chrono::seconds>(when->time_since_epoch()).count();
   }
+  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
   ORRERY_ASSIGN_OR_RETURN(engine::Container::ChangeFeedPage changes,
                           container.ReadChangeFeed(scope.scope, after, since, max_items));
   const std::string etag = "\"" + std::to_string(changes.last_lsn) + "\"";
   // ru-model.md row 20: ~1 RU for a poll that finds nothing, a page with items like a
   // query returning them.
   http::Response response;
+  const double charge = throughput::ChangeFeedCharge(changes.loaded_bytes);
+  container.ChargeScope(scope.scope, charge);
   if (changes.documents.empty()) {
     ResponseBuilder builder(304, ctx.activity_id);
-    builder.Charge(throughput::kMetadataReadCharge);
+    builder.Charge(charge);
     response = std::move(builder).Build();
   } else {
     engine::FeedPage page;
     page.documents = std::move(changes.documents);
     page.loaded_bytes = changes.loaded_bytes;
     page.loaded_count = page.documents.size();
-    response = FeedResponse(
-        ctx, container.settings().rid, "Documents", page,
-        throughput::QueryCharge(throughput::QueryWork{.loaded_bytes = changes.loaded_bytes}));
+    response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   }
   response.headers.push_back({headers::kEtag, etag});
   response.headers.push_back({headers::kLsn, std::to_string(changes.last_lsn)});

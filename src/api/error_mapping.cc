@@ -30,6 +30,8 @@ int HttpStatusOf(StatusCode code) {
       return 412;
     case StatusCode::kEntityTooLarge:
       return 413;
+    case StatusCode::kLocked:
+      return 423;
     case StatusCode::kTooManyRequests:
       return 429;
     case StatusCode::kServiceUnavailable:
@@ -64,6 +66,8 @@ const char* ErrorCodeName(int http_status) {
       return "PreconditionFailed";
     case 413:
       return "RequestEntityTooLarge";
+    case 423:
+      return "Locked";
     case 429:
       return "TooManyRequests";
     case 503:

@@ -28,4 +28,7 @@ HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx);
 // /offers and /offers/{id}
 HandlerResult HandleOffers(const RequestContext& ctx);
 
+// /_orrery/dbs/{db}/colls/{c}/throughput: Orrery's admin call (not the service's)
+HandlerResult HandleAdmin(const RequestContext& ctx);  // GET, PUT
+
 }  // namespace orrery::api

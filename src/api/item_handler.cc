@@ -100,13 +100,15 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
         "x-ms-documentdb-partitionkey, or revise your query to avoid this exception.");
   }
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
   start = std::chrono::steady_clock::now();
   ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
                           container.Query(*query, scope.scope, max_items, ContinuationOf(ctx)));
   times.execution_ms = MillisSince(start);
   start = std::chrono::steady_clock::now();
-  http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page,
-                                         FeedCharge(page, throughput::kQueryBaseCharge));
+  const double charge = FeedCharge(page, throughput::kQueryBaseCharge);
+  container.ChargeScope(scope.scope, charge);
+  http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   times.write_ms = MillisSince(start);
   if (ctx.HeaderIsTrue(headers::kPopulateQueryMetrics)) {
     response.headers.push_back(
@@ -122,10 +124,12 @@ HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& c
   if (ctx.Header(headers::kAIm) != nullptr) return HandleChangeFeed(ctx, container);
   ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
+  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
   ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
                           container.ReadFeed(scope.scope, max_items, ContinuationOf(ctx)));
-  http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page,
-                                         FeedCharge(page, throughput::kMetadataReadCharge));
+  const double charge = FeedCharge(page, throughput::kMetadataReadCharge);
+  container.ChargeScope(scope.scope, charge);
+  http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
   response.headers.push_back({headers::kContentPath, container.settings().rid});
   response.headers.push_back({headers::kAltContentPath, AltContentPath(container.settings())});

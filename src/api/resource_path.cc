@@ -32,6 +32,15 @@ Result<ResourcePath> ParseResourcePath(std::string_view target) {
     out.resource_link = s.size() >= 2 ? LowerAscii(s[1]) : "";
     return out;
   }
+  if (s[0] == kAdminRoot) {
+    // Orrery's own admin calls sign the type "_orrery" and their whole path.
+    out.resource_type = kAdminRoot;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (i > 0) out.resource_link += '/';
+      out.resource_link += s[i];
+    }
+    return out;
+  }
   out.is_feed = s.size() % 2 == 1;
   out.resource_type = out.is_feed ? s.back() : s[s.size() - 2];
   size_t link_segments = out.is_feed ? s.size() - 1 : s.size();

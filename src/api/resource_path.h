@@ -11,6 +11,9 @@
 
 namespace orrery::api {
 
+// The first segment of Orrery's admin calls (/_orrery/...), which the service has not.
+inline constexpr const char* kAdminRoot = "_orrery";
+
 struct ResourcePath {
   std::vector<std::string> segments;  // percent-decoded, e.g. {"dbs","db1","colls","c"}
   std::string resource_type;          // "", "dbs", "colls", "docs", "pkranges", "offers", ...

@@ -97,6 +97,9 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
   if (s[0] == "offers") {
     return HandleOffers(ctx);
   }
+  if (s[0] == kAdminRoot) {
+    return HandleAdmin(ctx);
+  }
   if (s[0] != "dbs") {
     return UnknownPath(path, request);
   }

@@ -24,6 +24,7 @@ enum class StatusCode : uint8_t {
   kGone,                // 410
   kPreconditionFailed,  // 412
   kEntityTooLarge,      // 413
+  kLocked,              // 423, e.g. a throughput replace while another is pending
   kTooManyRequests,     // 429
   kInternal,            // 500
   kServiceUnavailable,  // 503
@@ -61,6 +62,9 @@ class [[nodiscard]] Status {
   }
   static Status EntityTooLarge(std::string message, int substatus = 0) {
     return Status(StatusCode::kEntityTooLarge, std::move(message), substatus);
+  }
+  static Status Locked(std::string message) {
+    return Status(StatusCode::kLocked, std::move(message));
   }
   static Status TooManyRequests(std::string message, int64_t retry_after_ms, int substatus = 3200) {
     Status s(StatusCode::kTooManyRequests, std::move(message), substatus);

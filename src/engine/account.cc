@@ -21,6 +21,7 @@ constexpr const char* kPreconditionFailed =
     "Operation cannot be performed because one of the specified precondition is not met.";
 constexpr const char* kDatabaseCounter = "next-database-number";
 constexpr const char* kContainerCounter = "next-container-number";
+constexpr int64_t kDefaultContainerThroughput = 400;
 
 std::string ItemNumbersKey(uint32_t container_number) {
   return storage::keys::Meta("item-numbers/" + std::to_string(container_number));
@@ -93,6 +94,10 @@ Status Account::Load() {
                      DatabaseEntry entry{static_cast<uint32_t>(record->Find("number")->as_double()),
                                          *record->Find("resource"),
                                          ThroughputFromJson(record->Find("throughput"))};
+                     if (const json::Value* pending = record->Find("pendingThroughput")) {
+                       entry.pending_ru_per_second = pending->as_int();
+                     }
+                     entry.shared_budgets = SharedBudgets(entry.shared_throughput);
                      databases_.emplace(entry.resource.Find("id")->as_string(), std::move(entry));
                      return true;
                    }));
@@ -126,9 +131,14 @@ Status Account::Load() {
         s.partition_key = *pk;
         s.partitions = std::move(*map);
         const ThroughputRequest own = ThroughputFromJson(record->Find("throughput"));
-        s.enforced_ru_per_second = EnforcedThroughput(own);
         s.manual_ru_per_second = own.manual;
         s.autoscale_max_ru_per_second = own.autoscale_max;
+        if (const json::Value* pending = record->Find("pendingThroughput")) {
+          s.pending_ru_per_second = pending->as_int();
+        }
+        if (const json::Value* enforce = record->Find("enforceThroughput")) {
+          s.enforce_throughput = enforce->as_bool();
+        }
         s.resource = *resource;
         loaded.push_back(std::move(s));
         return true;
@@ -136,8 +146,11 @@ Status Account::Load() {
   ORRERY_RETURN_IF_ERROR(parse_status);
   for (auto& settings : loaded) {
     ContainerKey key{settings.database_id, settings.id};
+    auto db = databases_.find(settings.database_id);
+    if (db == databases_.end()) return Status::Corruption("a container without its database");
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container,
                             OpenContainer(std::move(settings)));
+    ProvisionThroughput(*container, db->second);
     // A policy change whose rebuild did not finish before the last stop (or data
     // written before the range index existed): rebuild now.
     ORRERY_ASSIGN_OR_RETURN(bool index_current, container->IndexIsCurrent());
@@ -173,14 +186,6 @@ Result<uint32_t> Account::NextNumber(std::string_view counter) {
   batch.Put(key, std::to_string(next + 1));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   return next;
-}
-
-// Throughput shared by a database's containers is not enforced yet: only a container's
-// own (manual, or the autoscale maximum).
-int64_t Account::EnforcedThroughput(const ThroughputRequest& throughput) const {
-  if (!options_.enforce_throughput) return 0;
-  if (throughput.manual) return *throughput.manual;
-  return throughput.autoscale_max.value_or(0);
 }
 
 int Account::PartitionCountFor(const ThroughputRequest& throughput,
@@ -221,15 +226,12 @@ Result<json::Value> Account::CreateDatabase(json::Value body, const ThroughputRe
       {"_users", json::Value::String("users/")},
       {"_ts", json::Value::Int(options_.clock->NowSeconds())},
   });
-  json::Value record = json::Value::MakeObject({
-      {"number", json::Value::Int(number)},
-      {"resource", resource},
-      {"throughput", ThroughputToJson(throughput)},
-  });
+  DatabaseEntry entry{number, resource, throughput};
   storage::WriteBatch batch;
-  batch.Put(storage::keys::Database(id), json::Write(record));
+  batch.Put(storage::keys::Database(id), json::Write(DatabaseRecord(entry)));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
-  databases_.emplace(id, DatabaseEntry{number, resource, throughput});
+  entry.shared_budgets = SharedBudgets(throughput);
+  databases_.emplace(id, std::move(entry));
   return resource;
 }
 
@@ -277,7 +279,7 @@ json::Value Account::ContainerRecord(const ContainerSettings& settings) {
   ThroughputRequest throughput;
   throughput.manual = settings.manual_ru_per_second;
   throughput.autoscale_max = settings.autoscale_max_ru_per_second;
-  return json::Value::MakeObject({
+  json::Value record = json::Value::MakeObject({
       {"throughput", ThroughputToJson(throughput)},
       {"databaseId", json::Value::String(settings.database_id)},
       {"databaseNumber", json::Value::Int(settings.database_number)},
@@ -285,17 +287,43 @@ json::Value Account::ContainerRecord(const ContainerSettings& settings) {
       {"resource", settings.resource},
       {"partitions", settings.partitions.ToJson()},
   });
+  if (settings.pending_ru_per_second > 0) {
+    record.Set("pendingThroughput", json::Value::Int(settings.pending_ru_per_second));
+  }
+  if (settings.enforce_throughput) {
+    record.Set("enforceThroughput", json::Value::Bool(*settings.enforce_throughput));
+  }
+  return record;
+}
+
+json::Value Account::DatabaseRecord(const DatabaseEntry& database) {
+  json::Value record = json::Value::MakeObject({
+      {"number", json::Value::Int(database.number)},
+      {"resource", database.resource},
+      {"throughput", ThroughputToJson(database.shared_throughput)},
+  });
+  if (database.pending_ru_per_second > 0) {
+    record.Set("pendingThroughput", json::Value::Int(database.pending_ru_per_second));
+  }
+  return record;
 }
 
 Result<json::Value> Account::CreateContainer(std::string_view database_id, json::Value body,
-                                             const ThroughputRequest& throughput) {
+                                             const ThroughputRequest& requested) {
   ORRERY_ASSIGN_OR_RETURN(ContainerDefinition definition,
                           NormalizeContainerDefinition(std::move(body)));
-  ORRERY_RETURN_IF_ERROR(ValidateThroughput(throughput));
+  ORRERY_RETURN_IF_ERROR(ValidateThroughput(requested));
   std::unique_lock lock(mutex_);
   auto db = databases_.find(database_id);
   if (db == databases_.end()) {
     return Status::NotFound(kResourceNotFound, 1003);
+  }
+  // A container of a database without shared throughput gets the service's default
+  // of 400 RU/s when it asks for none.
+  ThroughputRequest throughput = requested;
+  const ThroughputRequest& shared = db->second.shared_throughput;
+  if (!throughput.manual && !throughput.autoscale_max && !shared.manual && !shared.autoscale_max) {
+    throughput.manual = kDefaultContainerThroughput;
   }
   const std::string id = definition.body.Find("id")->as_string();
   ContainerKey key{std::string(database_id), id};
@@ -314,7 +342,6 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   settings.partitions = PartitionMap::FromBoundaries(partition::InitialBoundaries(
       definition.partition_key, PartitionCountFor(throughput, db->second.shared_throughput)));
   settings.resource = std::move(definition.body);
-  settings.enforced_ru_per_second = EnforcedThroughput(throughput);
   AppendContainerSystemProperties(settings.resource, settings.rid, settings.self, NewEtag(),
                                   options_.clock->NowSeconds());
   settings.manual_ru_per_second = throughput.manual;
@@ -323,6 +350,7 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
 
   json::Value resource = settings.resource;
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container, OpenContainer(std::move(settings)));
+  ProvisionThroughput(*container, db->second);
   storage::WriteBatch batch;
   // A container number is never reused, but clear its key ranges in case a crashed
   // earlier run left items or index entries under it. The empty index is complete.

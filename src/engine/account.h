@@ -42,6 +42,17 @@ struct ThroughputRequest {
   std::optional<int64_t> autoscale_max;
 };
 
+// What an offer read or replace answers: the offer, and whether a replace waits for
+// partitions to be added (x-ms-offer-replace-pending).
+struct OfferResult {
+  json::Value offer;
+  bool replace_pending = false;
+};
+
+// A physical partition serves at most this many RU/s (ru-model.md b.2): a replace
+// beyond partitions x this waits for splits.
+inline constexpr int64_t kMaxPartitionThroughput = 10000;
+
 // The service's rules for throughput (manual 400..1,000,000 in steps of 100; autoscale
 // maximum 1,000..1,000,000 in steps of 1,000; not both). Errors: BadRequest.
 Status ValidateThroughput(const ThroughputRequest& throughput);
@@ -69,10 +80,16 @@ class Account {
   // Offers (account_offers.cc): one per container or database with its own
   // throughput, in the service's shape (wire-protocol.md §13).
   std::vector<json::Value> ListOffers() const;
-  Result<json::Value> ReadOffer(std::string_view id) const;
-  // Replaces a container's throughput (same kind: manual stays manual), effective at
-  // once. Errors: NotFound, BadRequest.
-  Result<json::Value> ReplaceOffer(std::string_view id, const json::Value& body);
+  Result<OfferResult> ReadOffer(std::string_view id) const;
+  // Replaces a container's or a database's throughput (same kind: manual stays
+  // manual), effective at once up to partitions x 10,000 RU/s; beyond that the replace
+  // is pending (the offer keeps its throughput until splits add partitions). Errors:
+  // NotFound, BadRequest, Locked (a replace is already pending).
+  Result<OfferResult> ReplaceOffer(std::string_view id, const json::Value& body);
+
+  // Switches throughput enforcement for one container (the admin call), overriding
+  // --enforce-throughput; kept across restarts. Errors: NotFound.
+  Status SetThroughputEnforcement(std::string_view database_id, std::string_view id, bool enforced);
 
   // Brings the store to its compacted steady state at once (storage::Store::CompactAll).
   Status CompactStorage() { return store_->CompactAll(); }
@@ -82,6 +99,9 @@ class Account {
     uint32_t number = 0;
     json::Value resource;
     ThroughputRequest shared_throughput;  // throughput provisioned on the database
+    int64_t pending_ru_per_second = 0;    // a replace waiting for partitions
+    // The budgets of shared throughput, which its containers' partitions draw from.
+    std::vector<std::shared_ptr<throughput::PartitionBudget>> shared_budgets;
   };
   using ContainerKey = std::pair<std::string, std::string>;
 
@@ -92,7 +112,12 @@ class Account {
       ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state = nullptr);
   Result<uint32_t> NextNumber(std::string_view counter);
   std::vector<std::shared_ptr<Container>> AllContainers() const;
-  int64_t EnforcedThroughput(const ThroughputRequest& throughput) const;
+  // account_throughput.cc: the budgets of a container (its own, or its database's
+  // shared ones) and whether they are enforced; the budgets of a shared database.
+  void ProvisionThroughput(Container& container, const DatabaseEntry& database) const;
+  std::vector<std::shared_ptr<throughput::PartitionBudget>> SharedBudgets(
+      const ThroughputRequest& throughput) const;
+  static json::Value DatabaseRecord(const DatabaseEntry& database);
   int PartitionCountFor(const ThroughputRequest& throughput,
                         const ThroughputRequest& database_throughput) const;
   static json::Value ContainerRecord(const ContainerSettings& settings);

@@ -71,14 +71,26 @@ std::vector<json::Value> Account::ListOffers() const {
   return out;
 }
 
-Result<json::Value> Account::ReadOffer(std::string_view id) const {
+Result<OfferResult> Account::ReadOffer(std::string_view id) const {
   for (json::Value& offer : ListOffers()) {
-    if (offer.Find("id")->as_string() == id) return std::move(offer);
+    if (offer.Find("id")->as_string() != id) continue;
+    std::shared_lock lock(mutex_);
+    bool pending = false;
+    for (const auto& [db_id, db] : databases_) {
+      if (DatabaseOfferId(db.number) == id) pending = db.pending_ru_per_second > 0;
+    }
+    for (const auto& [key, container] : containers_) {
+      const ContainerSettings& s = container->settings();
+      if (ContainerOfferId(s.number) == id) pending = s.pending_ru_per_second > 0;
+    }
+    return OfferResult{std::move(offer), pending};
   }
   return Status::NotFound(kOfferNotFound);
 }
 
-Result<json::Value> Account::ReplaceOffer(std::string_view id, const json::Value& body) {
+namespace {
+
+Result<ThroughputRequest> RequestedThroughput(const json::Value& body) {
   const json::Value* content = body.is_object() ? body.Find("content") : nullptr;
   if (content == nullptr || !content->is_object()) {
     return Status::BadRequest("An offer replace needs the offer with its content.");
@@ -99,38 +111,92 @@ Result<json::Value> Account::ReplaceOffer(std::string_view id, const json::Value
     requested.manual = manual->as_int();
   }
   ORRERY_RETURN_IF_ERROR(ValidateThroughput(requested));
+  return requested;
+}
+
+// The checks every replace makes against the current throughput; `current_max` is
+// the manual RU/s or the autoscale maximum.
+Status CheckReplace(const ThroughputRequest& requested, bool current_is_manual, int64_t pending) {
+  if (requested.manual.has_value() != current_is_manual) {
+    return Status::BadRequest(
+        "An offer replace cannot switch between manual and autoscale throughput; migrate "
+        "the offer instead.");
+  }
+  if (pending > 0) {
+    return Status::Locked(
+        "The throughput of this resource is being scaled up to " + std::to_string(pending) +
+        " RU/s, which needs more physical partitions; another scale operation cannot be "
+        "performed until it completes.");
+  }
+  return Status::Ok();
+}
+
+int64_t MaxOf(const ThroughputRequest& t) { return t.manual ? *t.manual : *t.autoscale_max; }
+
+}  // namespace
+
+Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value& body) {
+  ORRERY_ASSIGN_OR_RETURN(ThroughputRequest requested, RequestedThroughput(body));
+  const int64_t requested_max = MaxOf(requested);
 
   std::unique_lock lock(mutex_);
-  for (const auto& [db_id, db] : databases_) {
-    if (DatabaseOfferId(db.number) == id) {
-      return Status::BadRequest(
-          "Replacing a database's shared throughput is not available in this version of Orrery.");
+  for (auto& [db_id, db] : databases_) {
+    if (DatabaseOfferId(db.number) != id) continue;
+    ORRERY_RETURN_IF_ERROR(
+        CheckReplace(requested, db.shared_throughput.manual.has_value(), db.pending_ru_per_second));
+    DatabaseEntry updated = db;
+    const int64_t servable =
+        static_cast<int64_t>(db.shared_budgets.size()) * kMaxPartitionThroughput;
+    const bool pending = requested_max > servable;
+    if (pending) {
+      updated.pending_ru_per_second = requested_max;
+    } else {
+      updated.shared_throughput = requested;
     }
+    storage::WriteBatch batch;
+    batch.Put(storage::keys::Database(db_id), json::Write(DatabaseRecord(updated)));
+    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+    db = std::move(updated);
+    if (!pending) {
+      const double share = static_cast<double>(requested_max) / db.shared_budgets.size();
+      for (auto& budget : db.shared_budgets) {
+        budget->SetRate(share, std::chrono::steady_clock::now());
+      }
+    }
+    return OfferResult{OfferJson(std::string(id), db.resource, db.shared_throughput.manual,
+                                 db.shared_throughput.autoscale_max),
+                       pending};
   }
   for (auto& [key, container] : containers_) {
     ContainerSettings settings = container->settings();
     if (ContainerOfferId(settings.number) != id) continue;
     if (!settings.manual_ru_per_second && !settings.autoscale_max_ru_per_second) break;
-    if (requested.manual.has_value() != settings.manual_ru_per_second.has_value()) {
-      return Status::BadRequest(
-          "An offer replace cannot switch between manual and autoscale throughput; migrate "
-          "the offer instead.");
+    ORRERY_RETURN_IF_ERROR(CheckReplace(requested, settings.manual_ru_per_second.has_value(),
+                                        settings.pending_ru_per_second));
+    const int64_t servable =
+        static_cast<int64_t>(settings.partitions.partitions().size()) * kMaxPartitionThroughput;
+    const bool pending = requested_max > servable;
+    if (pending) {
+      // Splits (not yet in Orrery) would add the partitions and then apply it.
+      settings.pending_ru_per_second = requested_max;
+    } else {
+      settings.manual_ru_per_second = requested.manual;
+      settings.autoscale_max_ru_per_second = requested.autoscale_max;
     }
-    settings.manual_ru_per_second = requested.manual;
-    settings.autoscale_max_ru_per_second = requested.autoscale_max;
-    settings.enforced_ru_per_second = EnforcedThroughput(requested);
     storage::WriteBatch batch;
     batch.Put(storage::keys::Container(settings.database_id, settings.id),
               json::Write(ContainerRecord(settings)));
     ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
                             OpenContainer(settings, container->write_state()));
-    if (settings.enforced_ru_per_second > 0) {
-      replaced->SetEnforcedThroughput(settings.enforced_ru_per_second);
+    if (!pending) {
+      replaced->throughput_ledger().SetRate(static_cast<double>(requested_max),
+                                            std::chrono::steady_clock::now());
     }
     container = std::move(replaced);
-    return OfferJson(std::string(id), settings.resource, settings.manual_ru_per_second,
-                     settings.autoscale_max_ru_per_second);
+    return OfferResult{OfferJson(std::string(id), settings.resource, settings.manual_ru_per_second,
+                                 settings.autoscale_max_ru_per_second),
+                       pending};
   }
   return Status::NotFound(kOfferNotFound);
 }

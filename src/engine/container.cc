@@ -65,15 +65,6 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
       write_state_(std::move(write_state)) {
   // A new container's first Container object: writers start with its policy. A
   // replaced container keeps the old policy until BeginIndexRebuild switches it.
-  const auto& partitions = settings_.partitions.partitions();
-  if (settings_.enforced_ru_per_second > 0 && write_state_->budgets.empty()) {
-    const double share = static_cast<double>(settings_.enforced_ru_per_second) /
-                         static_cast<double>(partitions.size());
-    for (const PhysicalPartition& p : partitions) {
-      write_state_->budgets.emplace(p.number, std::make_unique<throughput::PartitionBudget>(
-                                                  share, std::chrono::steady_clock::now()));
-    }
-  }
   if (!write_state_->write_policy) {
     write_state_->write_policy = std::make_shared<const index::IndexingPolicy>(indexing_);
   }

@@ -24,7 +24,7 @@
 #include "engine/partition/partition_key.h"
 #include "engine/partition_map.h"
 #include "engine/patch.h"
-#include "engine/throughput/partition_budget.h"
+#include "engine/throughput/throughput_ledger.h"
 #include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
@@ -43,12 +43,14 @@ struct ContainerSettings {
   partition::PartitionKeyDefinition partition_key;
   PartitionMap partitions;
   json::Value resource;  // the body returned to clients
-  // Provisioned RU/s enforced on this container (manual throughput, or the autoscale
-  // maximum), divided among its physical partitions; 0: not enforced.
-  int64_t enforced_ru_per_second = 0;
   // The container's own provisioned throughput (none when it shares its database's).
   std::optional<int64_t> manual_ru_per_second;
   std::optional<int64_t> autoscale_max_ru_per_second;
+  // A replace beyond what the partitions serve (partitions x 10,000 RU/s), of the same
+  // kind as the current throughput, waiting for splits; 0: none.
+  int64_t pending_ru_per_second = 0;
+  // Set by the admin call; absent: the account's --enforce-throughput.
+  std::optional<bool> enforce_throughput;
 };
 
 enum class WriteKind { kCreate, kReplace, kUpsert };
@@ -96,8 +98,8 @@ struct ContainerWriteState {
   // below the lowest, so it never passes a write that lands later with a lower LSN.
   std::mutex lsn_mutex;
   std::multiset<uint64_t> in_flight_lsns;
-  // Per physical partition number, when throughput is enforced (set up once).
-  std::map<uint32_t, std::unique_ptr<throughput::PartitionBudget>> budgets;
+  // Budgets and usage per physical partition (provisioned by the account).
+  throughput::ThroughputLedger throughput;
   // The policy writers index under. Replaced only while every stripe is held, so a
   // writer (which holds its item's stripe) indexes under one policy from start to end,
   // even when it still holds the Container object of before a policy change.
@@ -192,13 +194,16 @@ class Container {
   // The highest LSN below which every write is in the store ("start from now").
   uint64_t StableLsn() const;
 
-  // Throughput enforcement (container_throughput.cc): admits a request to the
-  // physical partition of `key` (TooManyRequests with the wait when its budget is
-  // spent), and takes the charge of one that ran. No-ops when not enforced.
+  // Throughput (container_throughput.cc): admits a request to the physical partition
+  // of `key`, or to every partition a scope reads (TooManyRequests with the wait when
+  // a budget is spent; always admitted when throughput is not enforced), and records
+  // the charge of one that ran.
   Status AdmitRequest(const partition::PartitionKeyValue& key) const;
-  // A new provisioned rate, effective at once (after an offer replace).
-  void SetEnforcedThroughput(int64_t ru_per_second) const;
   void ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const;
+  Status AdmitScope(const ReadScope& scope) const;
+  void ChargeScope(const ReadScope& scope, double request_units) const;
+  throughput::ThroughputLedger& throughput_ledger() const { return write_state_->throughput; }
+  std::vector<uint32_t> PartitionNumbers() const;
 
   // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the
   // background purge); returns how many.

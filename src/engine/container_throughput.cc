@@ -1,4 +1,4 @@
-// Throughput enforcement per physical partition (throughput/partition_budget.h).
+// Throughput per physical partition (throughput/throughput_ledger.h).
 
 #include "engine/container.h"
 
@@ -10,36 +10,50 @@ constexpr const char* kRequestRateTooLarge =
     "Request rate is large. More Request Units may be needed, so no changes were made. Please "
     "retry this request later.";
 
-}  // namespace
-
-Status Container::AdmitRequest(const partition::PartitionKeyValue& key) const {
-  if (write_state_->budgets.empty()) return Status::Ok();
-  Result<std::string> epk = EpkOf(key);
-  if (!epk.ok()) return Status::Ok();  // the operation itself reports the bad key
-  auto it = write_state_->budgets.find(settings_.partitions.Owner(*epk).number);
-  if (it == write_state_->budgets.end()) return Status::Ok();
-  if (std::optional<int64_t> wait = it->second->Admit(std::chrono::steady_clock::now())) {
-    return Status::TooManyRequests(kRequestRateTooLarge, *wait);
-  }
-  return Status::Ok();
+Status Throttled(std::optional<int64_t> wait) {
+  if (!wait) return Status::Ok();
+  return Status::TooManyRequests(kRequestRateTooLarge, *wait);
 }
 
-void Container::SetEnforcedThroughput(int64_t ru_per_second) const {
-  const double share = static_cast<double>(ru_per_second) /
-                       static_cast<double>(settings_.partitions.partitions().size());
-  for (auto& [number, budget] : write_state_->budgets) {
-    budget->SetRate(share, std::chrono::steady_clock::now());
-  }
+std::vector<uint32_t> NumbersOf(const std::vector<const PhysicalPartition*>& partitions) {
+  std::vector<uint32_t> out;
+  out.reserve(partitions.size());
+  for (const PhysicalPartition* p : partitions) out.push_back(p->number);
+  return out;
+}
+
+}  // namespace
+
+std::vector<uint32_t> Container::PartitionNumbers() const {
+  std::vector<uint32_t> out;
+  for (const PhysicalPartition& p : settings_.partitions.partitions()) out.push_back(p.number);
+  return out;
+}
+
+Status Container::AdmitRequest(const partition::PartitionKeyValue& key) const {
+  if (!write_state_->throughput.enforced()) return Status::Ok();
+  Result<std::string> epk = EpkOf(key);
+  if (!epk.ok()) return Status::Ok();  // the operation itself reports the bad key
+  return Throttled(write_state_->throughput.Admit(settings_.partitions.Owner(*epk).number,
+                                                  std::chrono::steady_clock::now()));
 }
 
 void Container::ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const {
-  if (write_state_->budgets.empty()) return;
   Result<std::string> epk = EpkOf(key);
   if (!epk.ok()) return;
-  auto it = write_state_->budgets.find(settings_.partitions.Owner(*epk).number);
-  if (it != write_state_->budgets.end()) {
-    it->second->Charge(request_units, std::chrono::steady_clock::now());
-  }
+  write_state_->throughput.Charge(settings_.partitions.Owner(*epk).number, request_units,
+                                  std::chrono::steady_clock::now());
+}
+
+Status Container::AdmitScope(const ReadScope& scope) const {
+  if (!write_state_->throughput.enforced()) return Status::Ok();
+  return Throttled(write_state_->throughput.AdmitAll(NumbersOf(PartitionsIn(scope)),
+                                                     std::chrono::steady_clock::now()));
+}
+
+void Container::ChargeScope(const ReadScope& scope, double request_units) const {
+  write_state_->throughput.ChargeAll(NumbersOf(PartitionsIn(scope)), request_units,
+                                     std::chrono::steady_clock::now());
 }
 
 }  // namespace orrery::engine

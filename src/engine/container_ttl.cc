@@ -6,6 +6,7 @@
 
 #include "engine/container.h"
 #include "engine/item_record.h"
+#include "engine/throughput/cost_model.h"
 #include "json/member_scan.h"
 #include "storage/keys.h"
 
@@ -71,6 +72,13 @@ Result<size_t> Container::PurgeExpired(size_t max_items) {
     std::optional<ItemRecordView> record = stored ? DecodeItemRecord(*stored) : std::nullopt;
     // Rewritten since the scan: alive again.
     if (!record || !IsExpired(record->json)) continue;
+    // Expiry deletes run on the partition's spare throughput and are charged to no
+    // request (ru-model.md a.2 row 23); a busy partition purges later.
+    if (!write_state_->throughput.TakeSpare(settings_.partitions.Owner(epk).number,
+                                            throughput::DeleteCharge(record->json.size(), 0),
+                                            std::chrono::steady_clock::now())) {
+      continue;
+    }
     storage::WriteBatch batch;
     Result<ItemResult> deleted =
         AddDeleteToBatch(epk, id, stored, std::nullopt, batch, nullptr, /*allow_expired=*/true);

@@ -57,9 +57,48 @@ describe("offers", { timeout: TIMEOUT }, () => {
     });
     const { resource: offer } = await container.readOffer();
     assert.equal(offer.content.offerAutopilotSettings.maxThroughput, 4000);
-    const { resource: none } = await (await database.containers.create({ id: "n", partitionKey: { paths: ["/pk"], version: 2 } })).container.readOffer();
-    assert.equal(none, undefined, "no dedicated throughput, no offer");
+    // Asked for no throughput in a database without shared throughput: the service's
+    // default of 400 RU/s.
+    const { resource: byDefault } = await (await database.containers.create({ id: "n", partitionKey: { paths: ["/pk"], version: 2 } })).container.readOffer();
+    assert.equal(byDefault.content.offerThroughput, 400);
     await expectCosmosError(client.offer(offer.id).replace({ ...offer, content: { offerThroughput: 400 } }), { code: 400, what: "autoscale to manual" });
+  });
+
+  test("a database's shared throughput: its containers have no offer of their own; replace", async () => {
+    const { database: shared } = await client.databases.create({ id: uniqueId("shared"), throughput: 800 });
+    try {
+      const { container } = await shared.containers.create({ id: "s", partitionKey: { paths: ["/pk"], version: 2 } });
+      const { resource: none } = await container.readOffer();
+      assert.equal(none, undefined, "a container sharing its database's throughput has no offer");
+      const { resource: offer } = await shared.readOffer();
+      assert.equal(offer.content.offerThroughput, 800);
+      const { resource: replaced, headers } = await client.offer(offer.id).replace({ ...offer, content: { ...offer.content, offerThroughput: 1200 } });
+      assert.equal(replaced.content.offerThroughput, 1200);
+      assert.equal(headers["x-ms-offer-replace-pending"], "false");
+      const { resource: again } = await shared.readOffer();
+      assert.equal(again.content.offerThroughput, 1200);
+      await expectCosmosError(client.offer(offer.id).replace({ ...offer, content: { offerAutopilotSettings: { maxThroughput: 4000 } } }), { code: 400, what: "manual to autoscale" });
+    } finally {
+      await shared.delete();
+    }
+  });
+
+  test("a replace beyond partitions x 10,000 RU/s is pending, and locks further replaces", async () => {
+    // 1,000 RU/s: one physical partition, which serves up to 10,000 RU/s.
+    const { container } = await database.containers.create({ id: "p", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 1000 });
+    const { resource: offer } = await container.readOffer();
+    const atOnce = await client.offer(offer.id).replace({ ...offer, content: { ...offer.content, offerThroughput: 10000 } });
+    assert.equal(atOnce.headers["x-ms-offer-replace-pending"], "false");
+    assert.equal(atOnce.resource.content.offerThroughput, 10000);
+
+    const pending = await client.offer(offer.id).replace({ ...atOnce.resource, content: { ...offer.content, offerThroughput: 25000 } });
+    assert.equal(pending.headers["x-ms-offer-replace-pending"], "true");
+    // Until partitions are added the offer keeps the throughput it has.
+    assert.equal(pending.resource.content.offerThroughput, 10000);
+    const read = await client.offer(offer.id).read();
+    assert.equal(read.headers["x-ms-offer-replace-pending"], "true");
+    assert.equal(read.resource.content.offerThroughput, 10000);
+    await expectCosmosError(client.offer(offer.id).replace({ ...read.resource, content: { ...offer.content, offerThroughput: 5000 } }), { code: 423, what: "a replace while one is pending" });
   });
 
   test("a replaced throughput survives a restart", { skip: !IS_DISK && "needs on-disk storage" }, async () => {

@@ -37,4 +37,9 @@ double QueryCharge(const QueryWork& work) {
                      kQueryPerReturnedKbCharge * static_cast<double>(work.output_bytes) / 1024.0);
 }
 
+double ChangeFeedCharge(size_t loaded_bytes) {
+  if (loaded_bytes == 0) return kMetadataReadCharge;
+  return QueryCharge(QueryWork{.loaded_bytes = loaded_bytes});
+}
+
 }  // namespace orrery::throughput

@@ -53,6 +53,10 @@ struct QueryWork {
 // e.g. 2,000 items of 563 B loaded, few returned: 2.3 + 0.545 x 1,099 = 601 (row 16: 604.42).
 double QueryCharge(const QueryWork& work);
 
+// A change feed read (ru-model.md a.2 row 20): 1 RU for a poll that finds nothing, a
+// page with items like a query that loads them (2.3 RU and up).
+double ChangeFeedCharge(size_t loaded_bytes);
+
 // Rounds to two decimals as the service reports charges.
 double RoundCharge(double charge);
 

@@ -25,9 +25,34 @@ std::optional<int64_t> PartitionBudget::Admit(TimePoint now) {
     tokens_ -= estimate_;
     return std::nullopt;
   }
-  ++throttled_;
+  return WaitMillis();
+}
+
+int64_t PartitionBudget::WaitMillis() const {
   // Until the debt is paid back, at least 1 ms.
+  if (rate_ <= 0) return 1000;
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil((-tokens_ + 0.01) / rate_ * 1000)));
+}
+
+std::optional<int64_t> PartitionBudget::Check(TimePoint now) {
+  std::lock_guard lock(mutex_);
+  Refill(now);
+  if (tokens_ > 0) return std::nullopt;
+  return WaitMillis();
+}
+
+void PartitionBudget::Spend(double request_units, TimePoint now) {
+  std::lock_guard lock(mutex_);
+  Refill(now);
+  tokens_ -= request_units;
+}
+
+bool PartitionBudget::TakeSpare(double request_units, TimePoint now) {
+  std::lock_guard lock(mutex_);
+  Refill(now);
+  if (tokens_ < request_units) return false;
+  tokens_ -= request_units;
+  return true;
 }
 
 void PartitionBudget::Charge(double request_units, TimePoint now) {
@@ -35,7 +60,6 @@ void PartitionBudget::Charge(double request_units, TimePoint now) {
   Refill(now);
   // Replaces the reservation Admit made by the real charge.
   tokens_ += estimate_ - request_units;
-  charged_ += request_units;
   estimate_ = 0.8 * estimate_ + 0.2 * request_units;
 }
 
@@ -49,16 +73,6 @@ void PartitionBudget::SetRate(double ru_per_second, TimePoint now) {
   Refill(now);
   rate_ = ru_per_second;
   tokens_ = std::min(tokens_, rate_);
-}
-
-double PartitionBudget::charged() const {
-  std::lock_guard lock(mutex_);
-  return charged_;
-}
-
-int64_t PartitionBudget::throttled() const {
-  std::lock_guard lock(mutex_);
-  return throttled_;
 }
 
 }  // namespace orrery::throughput

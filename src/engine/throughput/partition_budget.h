@@ -6,6 +6,7 @@
 // while the bucket is not in debt; its charge, known only after it ran, is then taken
 // (the bucket may go below zero, which the following requests wait out). So a hot
 // partition is throttled at its share while the others' budgets stay unused.
+// Several partitions may draw from one budget (a database's shared throughput).
 // Thread-safe.
 
 #include <chrono>
@@ -25,23 +26,26 @@ class PartitionBudget {
   // charged (it failed) keeps its reservation as its cost.
   std::optional<int64_t> Admit(TimePoint now);
   void Charge(double request_units, TimePoint now);
+  // For requests that span several budgets (queries, feeds): whether the budget is in
+  // debt (as Admit, but reserving nothing), and taking a charge no Admit reserved.
+  std::optional<int64_t> Check(TimePoint now);
+  void Spend(double request_units, TimePoint now);
+  // Background work such as TTL purges runs on spare throughput only: takes
+  // `request_units` if the budget holds that much, else nothing.
+  bool TakeSpare(double request_units, TimePoint now);
 
   double ru_per_second() const;
   void SetRate(double ru_per_second, TimePoint now);
-  // Totals since start, for partition statistics.
-  double charged() const;
-  int64_t throttled() const;
 
  private:
   void Refill(TimePoint now);
+  int64_t WaitMillis() const;
 
   double rate_;
   mutable std::mutex mutex_;
   double tokens_;
   TimePoint last_;
   double estimate_ = 5;  // running average charge of this partition's requests
-  double charged_ = 0;
-  int64_t throttled_ = 0;
 };
 
 }  // namespace orrery::throughput

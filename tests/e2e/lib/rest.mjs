@@ -37,6 +37,10 @@ export function toSegments(pathOrSegments) {
 export function resourceFor(segments) {
   const n = segments.length;
   if (n === 0) return { resourceType: "", resourceLink: "" };
+  if (segments[0] === "_orrery") {
+    // Orrery's admin calls (README "Admin calls"): type "_orrery", the whole path.
+    return { resourceType: "_orrery", resourceLink: segments.join("/") };
+  }
   if (segments[0] === "offers") {
     return { resourceType: "offers", resourceLink: n >= 2 ? segments[1].toLowerCase() : "" };
   }

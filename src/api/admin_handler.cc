@@ -1,0 +1,77 @@
+// Orrery's admin call for a container's throughput (README "Admin calls"): which
+// budget each physical partition draws from, the RU it consumed and the 429s it
+// answered, and the switch that turns enforcement on or off for this container only.
+//   GET /_orrery/dbs/{db}/colls/{c}/throughput
+//   PUT /_orrery/dbs/{db}/colls/{c}/throughput   {"enforced": true|false}
+
+#include "api/handlers.h"
+#include "api/resource_response.h"
+#include "api/response.h"
+#include "engine/throughput/cost_model.h"
+#include "json/json.h"
+
+namespace orrery::api {
+namespace {
+
+bool IsThroughputPath(const std::vector<std::string>& s) {
+  return s.size() == 6 && s[1] == "dbs" && s[3] == "colls" && s[5] == "throughput";
+}
+
+json::Value ThroughputReport(const engine::Container& container) {
+  using json::Value;
+  const engine::ContainerSettings& s = container.settings();
+  Value partitions = Value::MakeArray();
+  const std::vector<throughput::PartitionUsage> usage = container.throughput_ledger().Usage();
+  for (const engine::PhysicalPartition& p : s.partitions.partitions()) {
+    Value entry = Value::MakeObject({
+        {"id", Value::String(p.id)},
+        {"minInclusive", Value::String(p.min_inclusive)},
+        {"maxExclusive", Value::String(p.max_exclusive)},
+    });
+    for (const throughput::PartitionUsage& u : usage) {
+      if (u.partition != p.number) continue;
+      entry.Set("ruPerSecond", Value::Double(u.ru_per_second));
+      entry.Set("requestCharge", Value::Double(throughput::RoundCharge(u.charged)));
+      entry.Set("throttledRequests", Value::Int(u.throttled));
+    }
+    partitions.as_array().push_back(std::move(entry));
+  }
+  Value report = Value::MakeObject({
+      {"enforced", Value::Bool(container.throughput_ledger().enforced())},
+      {"sharedThroughput", Value::Bool(!s.manual_ru_per_second && !s.autoscale_max_ru_per_second)},
+      {"partitions", std::move(partitions)},
+  });
+  if (s.manual_ru_per_second) report.Set("offerThroughput", Value::Int(*s.manual_ru_per_second));
+  if (s.autoscale_max_ru_per_second) {
+    report.Set("maxThroughput", Value::Int(*s.autoscale_max_ru_per_second));
+  }
+  return report;
+}
+
+}  // namespace
+
+HandlerResult HandleAdmin(const RequestContext& ctx) {
+  const auto& s = ctx.path.segments;
+  if (!IsThroughputPath(s)) {
+    return Status::NotFound("The admin path '/" + ctx.path.resource_link +
+                            "' is not one Orrery serves; see README, Admin calls.");
+  }
+  const std::string& method = ctx.request.method;
+  if (method == "PUT") {
+    ORRERY_ASSIGN_OR_RETURN(json::Value body, JsonBody(ctx));
+    const json::Value* enforced = body.is_object() ? body.Find("enforced") : nullptr;
+    if (enforced == nullptr || !enforced->is_bool()) {
+      return Status::BadRequest("The body must be {\"enforced\": true} or {\"enforced\": false}.");
+    }
+    ORRERY_RETURN_IF_ERROR(ctx.account.SetThroughputEnforcement(s[2], s[4], enforced->as_bool()));
+  } else if (method != "GET") {
+    return Status::MethodNotAllowed("The throughput admin call supports GET and PUT.");
+  }
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
+                          ctx.account.GetContainer(s[2], s[4]));
+  ResponseBuilder builder(200, ctx.activity_id);
+  builder.Charge(0).JsonBody(json::Write(ThroughputReport(*container)));
+  return std::move(builder).Build();
+}
+
+}  // namespace orrery::api

@@ -1,0 +1,126 @@
+#include "engine/throughput/throughput_ledger.h"
+
+#include <algorithm>
+#include <mutex>
+
+namespace orrery::throughput {
+
+void ThroughputLedger::Provision(const std::vector<uint32_t>& partitions, double ru_per_second,
+                                 TimePoint now) {
+  const double share = partitions.empty() ? 0 : ru_per_second / partitions.size();
+  std::unique_lock lock(mutex_);
+  own_budgets_ = true;
+  std::map<uint32_t, std::unique_ptr<Entry>> entries;
+  for (uint32_t number : partitions) {
+    auto entry = std::make_unique<Entry>();
+    if (auto old = entries_.find(number); old != entries_.end()) {
+      // Kept across a re-provisioning: the counters of partitions that still exist.
+      entry->charged.store(old->second->charged.load());
+      entry->throttled.store(old->second->throttled.load());
+    }
+    entry->budget = std::make_shared<PartitionBudget>(share, now);
+    entries.emplace(number, std::move(entry));
+  }
+  entries_ = std::move(entries);
+}
+
+void ThroughputLedger::ProvisionShared(
+    const std::vector<uint32_t>& partitions,
+    const std::vector<std::shared_ptr<PartitionBudget>>& shared) {
+  std::unique_lock lock(mutex_);
+  own_budgets_ = false;
+  std::map<uint32_t, std::unique_ptr<Entry>> entries;
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    auto entry = std::make_unique<Entry>();
+    if (auto old = entries_.find(partitions[i]); old != entries_.end()) {
+      entry->charged.store(old->second->charged.load());
+      entry->throttled.store(old->second->throttled.load());
+    }
+    entry->budget = shared.empty() ? nullptr : shared[i % shared.size()];
+    entries.emplace(partitions[i], std::move(entry));
+  }
+  entries_ = std::move(entries);
+}
+
+void ThroughputLedger::SetRate(double ru_per_second, TimePoint now) {
+  std::shared_lock lock(mutex_);
+  if (!own_budgets_ || entries_.empty()) return;
+  const double share = ru_per_second / entries_.size();
+  for (auto& [number, entry] : entries_) entry->budget->SetRate(share, now);
+}
+
+ThroughputLedger::Entry* ThroughputLedger::Find(uint32_t partition) const {
+  auto it = entries_.find(partition);
+  return it == entries_.end() ? nullptr : it->second.get();
+}
+
+std::optional<int64_t> ThroughputLedger::Admit(uint32_t partition, TimePoint now) {
+  if (!enforced()) return std::nullopt;
+  std::shared_lock lock(mutex_);
+  Entry* entry = Find(partition);
+  if (entry == nullptr || entry->budget == nullptr) return std::nullopt;
+  std::optional<int64_t> wait = entry->budget->Admit(now);
+  if (wait) entry->throttled.fetch_add(1, std::memory_order_relaxed);
+  return wait;
+}
+
+void ThroughputLedger::Charge(uint32_t partition, double request_units, TimePoint now) {
+  std::shared_lock lock(mutex_);
+  Entry* entry = Find(partition);
+  if (entry == nullptr) return;
+  entry->charged.fetch_add(request_units, std::memory_order_relaxed);
+  if (enforced() && entry->budget) entry->budget->Charge(request_units, now);
+}
+
+std::optional<int64_t> ThroughputLedger::AdmitAll(const std::vector<uint32_t>& partitions,
+                                                  TimePoint now) {
+  if (!enforced()) return std::nullopt;
+  std::shared_lock lock(mutex_);
+  std::optional<int64_t> longest;
+  for (uint32_t number : partitions) {
+    Entry* entry = Find(number);
+    if (entry == nullptr || entry->budget == nullptr) continue;
+    if (std::optional<int64_t> wait = entry->budget->Check(now)) {
+      entry->throttled.fetch_add(1, std::memory_order_relaxed);
+      longest = std::max(longest.value_or(0), *wait);
+    }
+  }
+  return longest;
+}
+
+void ThroughputLedger::ChargeAll(const std::vector<uint32_t>& partitions, double request_units,
+                                 TimePoint now) {
+  if (partitions.empty()) return;
+  const double share = request_units / partitions.size();
+  std::shared_lock lock(mutex_);
+  for (uint32_t number : partitions) {
+    Entry* entry = Find(number);
+    if (entry == nullptr) continue;
+    entry->charged.fetch_add(share, std::memory_order_relaxed);
+    if (enforced() && entry->budget) entry->budget->Spend(share, now);
+  }
+}
+
+bool ThroughputLedger::TakeSpare(uint32_t partition, double request_units, TimePoint now) {
+  if (!enforced()) return true;
+  std::shared_lock lock(mutex_);
+  Entry* entry = Find(partition);
+  if (entry == nullptr || entry->budget == nullptr) return true;
+  return entry->budget->TakeSpare(request_units, now);
+}
+
+std::vector<PartitionUsage> ThroughputLedger::Usage() const {
+  std::shared_lock lock(mutex_);
+  std::vector<PartitionUsage> out;
+  for (const auto& [number, entry] : entries_) {
+    out.push_back(PartitionUsage{
+        .partition = number,
+        .ru_per_second = entry->budget ? entry->budget->ru_per_second() : 0,
+        .charged = entry->charged.load(std::memory_order_relaxed),
+        .throttled = entry->throttled.load(std::memory_order_relaxed),
+    });
+  }
+  return out;
+}
+
+}  // namespace orrery::throughput

@@ -1,0 +1,73 @@
+#pragma once
+
+// A container's throughput, per physical partition: the budget each partition draws
+// from (its own share of the container's RU/s, or one of its database's shared
+// budgets), whether requests beyond it are refused, and the RU consumed and 429s
+// answered, kept whether or not throughput is enforced (partition statistics).
+// Thread-safe; the partition set changes only when the container is re-provisioned.
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <vector>
+
+#include "engine/throughput/partition_budget.h"
+
+namespace orrery::throughput {
+
+struct PartitionUsage {
+  uint32_t partition = 0;
+  double ru_per_second = 0;  // the budget this partition draws from
+  double charged = 0;        // RU consumed since start
+  int64_t throttled = 0;     // requests answered 429 since start
+};
+
+class ThroughputLedger {
+ public:
+  using TimePoint = PartitionBudget::TimePoint;
+
+  // Each partition its own budget of `ru_per_second` ÷ partitions.
+  void Provision(const std::vector<uint32_t>& partitions, double ru_per_second, TimePoint now);
+  // Partition i (in the given order) draws from shared[i mod shared.size()]: the
+  // database's budgets, which other containers' partitions draw from too.
+  void ProvisionShared(const std::vector<uint32_t>& partitions,
+                       const std::vector<std::shared_ptr<PartitionBudget>>& shared);
+  // A new rate for a container's own budgets, effective at once.
+  void SetRate(double ru_per_second, TimePoint now);
+
+  void SetEnforced(bool enforced) { enforced_.store(enforced, std::memory_order_relaxed); }
+  bool enforced() const { return enforced_.load(std::memory_order_relaxed); }
+
+  // A request to one partition (point operations, batches): nullopt when it may run,
+  // else the milliseconds to wait. Settle an admitted request with Charge.
+  std::optional<int64_t> Admit(uint32_t partition, TimePoint now);
+  void Charge(uint32_t partition, double request_units, TimePoint now);
+  // A request over several partitions (queries, feeds): refused while any of them is
+  // in debt; its charge is then split evenly among them.
+  std::optional<int64_t> AdmitAll(const std::vector<uint32_t>& partitions, TimePoint now);
+  void ChargeAll(const std::vector<uint32_t>& partitions, double request_units, TimePoint now);
+  // Background work (TTL purges) on what the partition's budget has left: whether it
+  // may spend `request_units` now (always when throughput is not enforced).
+  bool TakeSpare(uint32_t partition, double request_units, TimePoint now);
+
+  std::vector<PartitionUsage> Usage() const;
+
+ private:
+  struct Entry {
+    std::shared_ptr<PartitionBudget> budget;
+    std::atomic<double> charged{0};
+    std::atomic<int64_t> throttled{0};
+  };
+  Entry* Find(uint32_t partition) const;
+
+  mutable std::shared_mutex mutex_;  // guards the map, not the entries
+  std::map<uint32_t, std::unique_ptr<Entry>> entries_;
+  bool own_budgets_ = true;
+  std::atomic<bool> enforced_{false};
+};
+
+}  // namespace orrery::throughput
