@@ -1,3 +1,4 @@
+#include "api/data_plane.h"
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/response.h"
@@ -44,7 +45,8 @@ HandlerResult HandleAccountRead(const RequestContext& ctx) {
                                                    {"minReplicaSetSize", Value::Int(1)},
                                                    {"maxReplicasetSize", Value::Int(4)}})},
       {"userConsistencyPolicy",
-       Value::MakeObject({{"defaultConsistencyLevel", Value::String("Session")}})},
+       Value::MakeObject(
+           {{"defaultConsistencyLevel", Value::String(ConsistencyName(ctx.account_consistency))}})},
       {"systemReplicationPolicy", Value::MakeObject({{"minReplicaSetSize", Value::Int(1)},
                                                      {"maxReplicasetSize", Value::Int(4)}})},
       {"readPolicy", Value::MakeObject({{"primaryReadCoefficient", Value::Int(1)},

@@ -62,7 +62,9 @@ HandlerResult HandleChangeFeed(const RequestContext& ctx, const engine::Containe
   // ru-model.md row 20: ~1 RU for a poll that finds nothing, a page with items like a
   // query returning them.
   http::Response response;
-  const double charge = throughput::ChangeFeedCharge(changes.loaded_bytes);
+  ORRERY_ASSIGN_OR_RETURN(const double charge,
+                          ReadCharge(ctx, throughput::ChangeFeedCharge(changes.documents.size(),
+                                                                       changes.loaded_bytes)));
   container.ChargeScope(scope.scope, charge);
   if (changes.documents.empty()) {
     ResponseBuilder builder(304, ctx.activity_id);

@@ -1,6 +1,56 @@
 #include "api/data_plane.h"
 
+#include "api/headers.h"
+#include "common/encoding.h"
+
 namespace orrery::api {
+namespace {
+
+constexpr std::pair<const char*, throughput::Consistency> kConsistencyNames[] = {
+    {"Strong", throughput::Consistency::kStrong},
+    {"BoundedStaleness", throughput::Consistency::kBoundedStaleness},
+    {"Session", throughput::Consistency::kSession},
+    {"ConsistentPrefix", throughput::Consistency::kConsistentPrefix},
+    {"Eventual", throughput::Consistency::kEventual},
+};
+
+}  // namespace
+
+std::optional<throughput::Consistency> ParseConsistency(std::string_view name) {
+  for (const auto& [text, level] : kConsistencyNames) {
+    if (EqualsIgnoreCase(name, text)) return level;
+  }
+  return std::nullopt;
+}
+
+const char* ConsistencyName(throughput::Consistency level) {
+  for (const auto& [text, known] : kConsistencyNames) {
+    if (known == level) return text;
+  }
+  return "Session";
+}
+
+Result<double> ReadCharge(const RequestContext& ctx, double relaxed_charge) {
+  throughput::Consistency level = ctx.account_consistency;
+  if (const std::string* asked = ctx.Header(headers::kConsistencyLevel)) {
+    std::optional<throughput::Consistency> parsed = ParseConsistency(*asked);
+    if (!parsed) {
+      return Status::BadRequest("Invalid value '" + *asked + "' for header " +
+                                headers::kConsistencyLevel +
+                                ": use Strong, BoundedStaleness, Session, ConsistentPrefix or "
+                                "Eventual.");
+    }
+    // The enum runs from strongest to weakest.
+    if (*parsed < ctx.account_consistency) {
+      return Status::BadRequest(std::string("The consistency level '") + ConsistencyName(*parsed) +
+                                "' is stronger than the account's default '" +
+                                ConsistencyName(ctx.account_consistency) +
+                                "'; a request can only relax it.");
+    }
+    level = *parsed;
+  }
+  return throughput::ReadChargeAt(relaxed_charge, level);
+}
 
 std::string AltContentPath(const engine::ContainerSettings& s) {
   return "dbs/" + s.database_id + "/colls/" + s.id;

@@ -5,9 +5,15 @@
 #include <cstdint>
 #include <string>
 
+#include "api/request_context.h"
 #include "engine/container.h"
+#include "engine/throughput/cost_model.h"
 
 namespace orrery::api {
+
+// "Strong", "BoundedStaleness", "Session", "ConsistentPrefix", "Eventual" (any case).
+std::optional<throughput::Consistency> ParseConsistency(std::string_view name);
+const char* ConsistencyName(throughput::Consistency level);
 
 // x-ms-alt-content-path: "dbs/<db id>/colls/<container id>".
 std::string AltContentPath(const engine::ContainerSettings& s);
@@ -15,5 +21,10 @@ std::string AltContentPath(const engine::ContainerSettings& s);
 std::string SessionToken(const std::string& pkrange_id, uint64_t lsn);
 // The session tokens of every range, at the container's current LSN.
 std::string AllRangesSessionToken(const engine::Container& container);
+
+// The relaxed charge of a read at the consistency it asks for (x-ms-consistency-level,
+// else the account's): twice at Strong and Bounded staleness. A request may relax the
+// account's level but not strengthen it. Errors: BadRequest.
+Result<double> ReadCharge(const RequestContext& ctx, double relaxed_charge);
 
 }  // namespace orrery::api

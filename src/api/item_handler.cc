@@ -10,6 +10,7 @@
 #include "api/query_metrics.h"
 #include "api/query_plan.h"
 #include "api/response.h"
+#include "engine/query_work.h"
 #include "engine/throughput/cost_model.h"
 #include "json/json.h"
 
@@ -49,14 +50,6 @@ size_t OutputBytes(const engine::FeedPage& page) {
   size_t bytes = 0;
   for (const std::string& doc : page.documents) bytes += doc.size();
   return bytes;
-}
-
-double FeedCharge(const engine::FeedPage& page, double base) {
-  return throughput::QueryCharge(throughput::QueryWork{.base = base,
-                                                       .partitions = page.partitions_touched,
-                                                       .loaded_bytes = page.loaded_bytes,
-                                                       .index_terms = page.index_entries,
-                                                       .output_bytes = OutputBytes(page)});
 }
 
 double MillisSince(std::chrono::steady_clock::time_point start) {
@@ -106,7 +99,9 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
                           container.Query(*query, scope.scope, max_items, ContinuationOf(ctx)));
   times.execution_ms = MillisSince(start);
   start = std::chrono::steady_clock::now();
-  const double charge = FeedCharge(page, throughput::kQueryBaseCharge);
+  ORRERY_ASSIGN_OR_RETURN(
+      const double charge,
+      ReadCharge(ctx, engine::FeedPageCharge(page, throughput::kQueryBaseCharge)));
   container.ChargeScope(scope.scope, charge);
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   times.write_ms = MillisSince(start);
@@ -127,7 +122,9 @@ HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& c
   ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
   ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
                           container.ReadFeed(scope.scope, max_items, ContinuationOf(ctx)));
-  const double charge = FeedCharge(page, throughput::kMetadataReadCharge);
+  ORRERY_ASSIGN_OR_RETURN(
+      const double charge,
+      ReadCharge(ctx, engine::FeedPageCharge(page, throughput::kMetadataReadCharge)));
   container.ChargeScope(scope.scope, charge);
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
@@ -174,7 +171,8 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     std::optional<std::string> if_none_match = ctx.OptionalHeader(headers::kIfNoneMatch);
     ORRERY_ASSIGN_OR_RETURN(engine::Container::ReadResult read,
                             container->ReadItem(key, id, if_none_match));
-    const double charge = throughput::PointReadCharge(read.item.bytes);
+    ORRERY_ASSIGN_OR_RETURN(const double charge,
+                            ReadCharge(ctx, throughput::PointReadCharge(read.item.bytes)));
     container->ChargeRequest(key, charge);
     return ItemResponse(ctx, *container, read.not_modified ? 304 : 200, read.item, charge);
   }

@@ -12,6 +12,7 @@
 #include "common/http_message.h"
 #include "common/status.h"
 #include "engine/account.h"
+#include "engine/throughput/cost_model.h"
 
 namespace orrery::api {
 
@@ -22,6 +23,7 @@ struct RequestContext {
   Access access;
   std::string activity_id;
   std::string advertised_url;  // "https://127.0.0.1:8081/"
+  throughput::Consistency account_consistency = throughput::Consistency::kSession;
 
   const std::string* Header(std::string_view lowercase_name) const {
     return request.FindHeader(lowercase_name);

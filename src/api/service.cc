@@ -82,9 +82,13 @@ http::Response Service::Handle(const http::Request& request) const {
 HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath& path,
                                 const std::string& activity_id, Access access) const {
   // Only the account read advertises the endpoint; skip building it otherwise.
-  RequestContext ctx{request,     path,
-                     account_,    access,
-                     activity_id, path.segments.empty() ? AdvertisedUrl(request) : std::string()};
+  RequestContext ctx{request,
+                     path,
+                     account_,
+                     access,
+                     activity_id,
+                     path.segments.empty() ? AdvertisedUrl(request) : std::string(),
+                     options_.default_consistency};
   if (access == Access::kReadOnly && IsWrite(request, ctx)) {
     return Status::Forbidden(
         "The request was signed with the read-only key, which cannot perform writes.");

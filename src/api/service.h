@@ -17,6 +17,9 @@ struct ServiceOptions {
   // The URL the account read advertises; empty = derived from each request's scheme
   // and Host header (wire-protocol.md §2).
   std::string advertised_url;
+  // The account's default consistency (the account read's userConsistencyPolicy);
+  // reads at Strong and Bounded staleness cost twice as much.
+  throughput::Consistency default_consistency = throughput::Consistency::kSession;
 };
 
 class Service {

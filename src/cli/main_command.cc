@@ -32,6 +32,9 @@ int Main(int argc, char** argv) {
   serve_cmd->add_flag("--enforce-throughput", serve.enforce_throughput,
                       "Throttle (429) requests beyond a container's provisioned RU/s per "
                       "physical partition");
+  serve_cmd->add_option("--consistency-level", serve.consistency_level,
+                        "The account's default consistency: Strong, BoundedStaleness, Session "
+                        "(default), ConsistentPrefix or Eventual");
   serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: one per core)");
 
   try {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "api/auth.h"
+#include "api/data_plane.h"
 #include "api/service.h"
 #include "common/log.h"
 #include "engine/account.h"
@@ -55,7 +56,17 @@ int RunServe(const ServeOptions& options) {
     return Fail(account.status().message());
   }
 
-  api::Service service(**account, std::move(authenticator).value(), api::ServiceOptions{});
+  api::ServiceOptions service_options;
+  std::optional<throughput::Consistency> consistency =
+      api::ParseConsistency(options.consistency_level);
+  if (!consistency) {
+    return Fail(
+        "--consistency-level must be Strong, BoundedStaleness, Session, "
+        "ConsistentPrefix or Eventual, not '" +
+        options.consistency_level + "'");
+  }
+  service_options.default_consistency = *consistency;
+  api::Service service(**account, std::move(authenticator).value(), service_options);
   http::ServerOptions server_options;
   server_options.host = options.host;
   server_options.port = static_cast<uint16_t>(options.port);

@@ -21,6 +21,7 @@ struct ServeOptions {
   std::string log_level = "info";
   bool sync_writes = false;
   bool enforce_throughput = false;
+  std::string consistency_level = "Session";
   int threads = 0;
 };
 

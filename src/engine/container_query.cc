@@ -230,27 +230,33 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
 
   if (query.needs_full_result()) {
     const auto start = static_cast<size_t>(token.number);
+    // The page needs the first start + max_items + 1 rows of the result (one more
+    // tells whether a continuation follows), after OFFSET, within LIMIT and TOP.
+    const int64_t offset = query.offset().value_or(0);
+    int64_t needed = offset + static_cast<int64_t>(start) + max_items + 1;
+    if (query.limit()) needed = std::min(needed, offset + *query.limit());
+    if (query.top()) needed = std::min(needed, *query.top());
+    const auto rows_needed = static_cast<size_t>(std::max<int64_t>(needed, 0));
+    // OFFSET/LIMIT alone: the skipped rows are produced (ru-model.md row 18), the rest
+    // of the scope is not read.
+    const auto evaluate_until_enough = [&](std::string_view json) {
+      return evaluate(json) && !(query.keeps_row_order() && run.rows.size() >= rows_needed);
+    };
     if (plan.kind == IndexPlan::Kind::kOrdered) {
-      // The page needs the first start + max_items + 1 rows of the result (one more
-      // tells whether a continuation follows), after OFFSET, within LIMIT and TOP.
-      const int64_t offset = query.offset().value_or(0);
-      int64_t needed = offset + static_cast<int64_t>(start) + max_items + 1;
-      if (query.limit()) needed = std::min(needed, offset + *query.limit());
-      if (query.top()) needed = std::min(needed, *query.top());
-      run.rows_needed = static_cast<size_t>(std::max<int64_t>(needed, 0));
+      run.rows_needed = rows_needed;
       ORRERY_RETURN_IF_ERROR(CollectOrderedRows(run));
     } else if (plan.kind == IndexPlan::Kind::kLookup) {
       std::vector<std::string> keys;
       ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, "", keys));
       for (const std::string& key : keys) {
         ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
-        if (json && !evaluate(*json)) break;
+        if (json && !evaluate_until_enough(*json)) break;
       }
     } else {
       ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {
         page.loaded_bytes += json.size();
         ++page.loaded_count;
-        return evaluate(json);
+        return evaluate_until_enough(json);
       }));
     }
     ORRERY_RETURN_IF_ERROR(eval_status);

@@ -99,6 +99,9 @@ class CompiledQueryImpl final : public CompiledQuery {
   }
 
   std::optional<int64_t> top() const override { return bound_.top; }
+  bool keeps_row_order() const override {
+    return query_.order_by.empty() && !bound_.is_aggregate && !query_.select.distinct;
+  }
   std::optional<int64_t> offset() const override { return bound_.offset; }
   std::optional<int64_t> limit() const override { return bound_.limit; }
 

@@ -43,6 +43,10 @@ class CompiledQuery {
   // streamed in storage order and only TOP applies.
   virtual bool needs_full_result() const = 0;
   virtual std::optional<int64_t> top() const = 0;
+  // Whether the result keeps the rows' storage order (no ORDER BY, aggregate, GROUP BY
+  // or DISTINCT): then the first n rows give the first results, and a scan for OFFSET
+  // and LIMIT may stop once it has enough.
+  virtual bool keeps_row_order() const = 0;
   // OFFSET and LIMIT (both or neither).
   virtual std::optional<int64_t> offset() const = 0;
   virtual std::optional<int64_t> limit() const = 0;

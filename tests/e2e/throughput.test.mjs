@@ -231,3 +231,51 @@ describe("throughput per request kind, shared throughput and the admin switch", 
     }
   });
 });
+
+describe("reads at the account's consistency level", { timeout: TIMEOUT }, () => {
+  let server;
+  let client;
+
+  before(async () => {
+    server = await startServer({ args: ["--consistency-level", "Strong"] });
+    client = sdkClient(server);
+  });
+
+  after(async () => {
+    client?.dispose();
+    await server?.stop();
+  });
+
+  test("Strong reads cost twice the relaxed charge; a request may relax it; writes cost the same", async () => {
+    const { resource: account } = await client.getDatabaseAccount();
+    assert.equal(account.consistencyPolicy, "Strong");
+    const { database } = await client.databases.create({ id: uniqueId("strong") });
+    const { container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } });
+    const { requestCharge: write } = await container.items.create({ id: "a", pk: "p", pad: "x".repeat(600) });
+    const strong = await container.item("a", "p").read();
+    const eventual = await container.item("a", "p").read({ consistencyLevel: "Eventual" });
+    assert.equal(strong.requestCharge, 2);
+    assert.equal(eventual.requestCharge, 1);
+    const q = (o) => container.items.query("SELECT * FROM c", { partitionKey: "p", ...o }).fetchAll();
+    const [qs, qe] = [await q({}), await q({ consistencyLevel: "Eventual" })];
+    assert.ok(Math.abs(qs.requestCharge - 2 * qe.requestCharge) < 0.02, `query: ${qs.requestCharge} vs ${qe.requestCharge}`);
+    const { requestCharge: again } = await container.items.upsert({ id: "a", pk: "p", pad: "y".repeat(600) });
+    assert.ok(again > write, "a replace costs more than the create, at any level");
+    await database.delete();
+  });
+
+  test("a request cannot ask for more than the account's level", async () => {
+    const relaxed = await startServer(); // Session
+    const c = sdkClient(relaxed);
+    try {
+      const { database } = await c.databases.create({ id: uniqueId("sess") });
+      const { container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } });
+      await container.items.create({ id: "a", pk: "p" });
+      const e = await expectCosmosError(container.item("a", "p").read({ consistencyLevel: "Strong" }), { code: 400 });
+      assert.match(e.message, /stronger than the account's default 'Session'/);
+    } finally {
+      c.dispose();
+      await relaxed.stop();
+    }
+  });
+});

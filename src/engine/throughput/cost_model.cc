@@ -32,14 +32,22 @@ double DeleteCharge(size_t item_bytes, size_t index_terms) {
 
 double QueryCharge(const QueryWork& work) {
   return RoundCharge(work.base + kQueryPerExtraPartitionCharge * std::max(0, work.partitions - 1) +
+                     kQueryPerLoadedItemCharge * static_cast<double>(work.loaded_items) +
                      kQueryPerLoadedKbCharge * static_cast<double>(work.loaded_bytes) / 1024.0 +
                      kQueryPerIndexTermCharge * static_cast<double>(work.index_terms) +
                      kQueryPerReturnedKbCharge * static_cast<double>(work.output_bytes) / 1024.0);
 }
 
-double ChangeFeedCharge(size_t loaded_bytes) {
-  if (loaded_bytes == 0) return kMetadataReadCharge;
-  return QueryCharge(QueryWork{.loaded_bytes = loaded_bytes});
+double ReadChargeAt(double relaxed_charge, Consistency level) {
+  const bool two_replicas =
+      level == Consistency::kStrong || level == Consistency::kBoundedStaleness;
+  return RoundCharge(two_replicas ? relaxed_charge * kTwoReplicaReadFactor : relaxed_charge);
+}
+
+double ChangeFeedCharge(size_t loaded_items, size_t loaded_bytes) {
+  return RoundCharge(kMetadataReadCharge +
+                     kQueryPerLoadedItemCharge * static_cast<double>(loaded_items) +
+                     kQueryPerLoadedKbCharge * static_cast<double>(loaded_bytes) / 1024.0);
 }
 
 }  // namespace orrery::throughput

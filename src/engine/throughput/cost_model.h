@@ -34,7 +34,11 @@ inline constexpr double kRejectedCharge = 1.0;
 // Query base charge for one partition (ru-model.md a.2 row 13).
 inline constexpr double kQueryBaseCharge = 2.3;
 inline constexpr double kQueryPerExtraPartitionCharge = 2.5;
-inline constexpr double kQueryPerLoadedKbCharge = 0.3 / 0.55;
+// Loading an item costs mostly per item, a little per byte (ru-model.md a.2 rows 16
+// and 19: 2,000 items of 563 B cost 604 RU, and a query projecting a few fields of a
+// large item costs less than reading it).
+inline constexpr double kQueryPerLoadedItemCharge = 0.295;
+inline constexpr double kQueryPerLoadedKbCharge = 0.01;
 // Index terms read and bytes returned (ru-model.md a.3 "Query"): reading an index term
 // costs a small fraction of loading an item, so an indexed lookup stays near the base
 // charge while a full scan grows with the container.
@@ -45,17 +49,27 @@ inline constexpr double kQueryPerReturnedKbCharge = 0.05;
 struct QueryWork {
   double base = kQueryBaseCharge;  // kMetadataReadCharge for a plain read feed
   int partitions = 1;              // physical partitions contacted
-  size_t loaded_bytes = 0;         // items loaded from storage (retrievedDocumentSize)
+  size_t loaded_items = 0;         // items loaded from storage (retrievedDocumentCount)
+  size_t loaded_bytes = 0;         // their bytes (retrievedDocumentSize)
   size_t index_terms = 0;          // range-index entries read
   size_t output_bytes = 0;         // bytes of the rows returned
 };
-//   base + 2.5 (partitions - 1) + 0.545 loaded_KB + 0.01 terms + 0.05 output_KB
-// e.g. 2,000 items of 563 B loaded, few returned: 2.3 + 0.545 x 1,099 = 601 (row 16: 604.42).
+//   base + 2.5 (partitions - 1) + 0.295 loaded + 0.01 loaded_KB + 0.01 terms
+//        + 0.05 output_KB
+// e.g. 2,000 items of 563 B loaded, few returned: 2.3 + 590 + 11 = 603.3 (row 16: 604.42).
 double QueryCharge(const QueryWork& work);
 
-// A change feed read (ru-model.md a.2 row 20): 1 RU for a poll that finds nothing, a
-// page with items like a query that loads them (2.3 RU and up).
-double ChangeFeedCharge(size_t loaded_bytes);
+// A change feed read (ru-model.md a.2 row 20): 1 RU for a poll that finds nothing,
+// about 2 RU for a first page of a few items, and a large page like a query that
+// loads the same:  1 + 0.295 loaded + 0.01 loaded_KB.
+double ChangeFeedCharge(size_t loaded_items, size_t loaded_bytes);
+
+// Consistency levels, strongest first. Reads at Strong and Bounded staleness read two
+// replicas (a local minority) and cost twice the relaxed charge (ru-model.md a.2 row
+// 3); writes cost the same at every level (row 8).
+enum class Consistency { kStrong, kBoundedStaleness, kSession, kConsistentPrefix, kEventual };
+inline constexpr double kTwoReplicaReadFactor = 2.0;
+double ReadChargeAt(double relaxed_charge, Consistency level);
 
 // Rounds to two decimals as the service reports charges.
 double RoundCharge(double charge);

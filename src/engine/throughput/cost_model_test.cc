@@ -33,19 +33,49 @@ TEST(CostModelTest, WritesMatchThePublishedAnchors) {
 
 TEST(CostModelTest, QueriesMatchThePublishedAnchors) {
   // row 13: a trivial single-partition query over a 1 KB item, at least 2.3 RU.
-  const double trivial =
-      QueryCharge(QueryWork{.loaded_bytes = 1024, .index_terms = 1, .output_bytes = 1024});
+  const double trivial = QueryCharge(
+      QueryWork{.loaded_items = 1, .loaded_bytes = 1024, .index_terms = 1, .output_bytes = 1024});
   EXPECT_GE(trivial, 2.3);
-  ExpectNear(trivial, 2.35 + 0.5);  // row 14 (2.35) plus the loaded item
+  ExpectNear(trivial, 2.35 + 0.3);  // row 14 (2.35) plus the loaded item
   // row 16: 2,000 items loaded, 1,125,600 bytes, 604.42 RU.
-  ExpectNear(QueryCharge(QueryWork{.loaded_bytes = 1125600}), 604.42);
+  ExpectNear(QueryCharge(QueryWork{.loaded_items = 2000, .loaded_bytes = 1125600}), 604.42);
   // row 15: each further physical partition contacted adds about 2.5 RU.
   ExpectNear(QueryCharge(QueryWork{.partitions = 8}) - QueryCharge(QueryWork{}), 7 * 2.5);
   // An index seek that loads 10 of a million items costs what the 10 cost, not the
   // million: the index terms it reads are cheap.
-  EXPECT_LT(QueryCharge(
-                QueryWork{.loaded_bytes = 10 * 1024, .index_terms = 10, .output_bytes = 10 * 1024}),
+  EXPECT_LT(QueryCharge(QueryWork{.loaded_items = 10,
+                                  .loaded_bytes = 10 * 1024,
+                                  .index_terms = 10,
+                                  .output_bytes = 10 * 1024}),
             10.0);
+}
+
+TEST(CostModelTest, StrongReadsCostTwiceAndWritesDoNotChange) {
+  // row 3: Strong and Bounded staleness read two replicas.
+  ExpectNear(ReadChargeAt(PointReadCharge(1024), Consistency::kStrong), 2.0);
+  const double query = QueryCharge(QueryWork{.loaded_items = 2000, .loaded_bytes = 1125600});
+  ExpectNear(ReadChargeAt(query, Consistency::kBoundedStaleness), 2 * 604.42);
+  for (Consistency relaxed :
+       {Consistency::kSession, Consistency::kConsistentPrefix, Consistency::kEventual}) {
+    EXPECT_EQ(ReadChargeAt(PointReadCharge(1024), relaxed), 1.0);
+  }
+}
+
+TEST(CostModelTest, ChangeFeedReadsMatchTheReportedCharges) {
+  // row 20: about 1 RU for a read that returns nothing, about 2 RU for a first call
+  // that returns a few small items, and a page with items like a query loading them.
+  ExpectNear(ChangeFeedCharge(0, 0), 1.0);
+  ExpectNear(ChangeFeedCharge(3, 3 * 400), 2.0);
+  const QueryWork page{.loaded_items = 2000, .loaded_bytes = 1125600};
+  ExpectNear(ChangeFeedCharge(page.loaded_items, page.loaded_bytes), QueryCharge(page));
+}
+
+TEST(CostModelTest, AProjectionOfALargeItemCostsLessThanReadingIt) {
+  // row 19: a 300 KB item, of which a query returns a few fields.
+  const double read = PointReadCharge(300 * 1024);
+  const double query = QueryCharge(QueryWork{
+      .loaded_items = 1, .loaded_bytes = 300 * 1024, .index_terms = 1, .output_bytes = 50});
+  EXPECT_LT(query, read);
 }
 
 TEST(CostModelTest, ChargesAreRoundedToHundredths) {

@@ -1,0 +1,16 @@
+#include "engine/query_work.h"
+
+namespace orrery::engine {
+
+throughput::QueryWork QueryWorkOf(const FeedPage& page, double base) {
+  size_t output_bytes = 0;
+  for (const std::string& doc : page.documents) output_bytes += doc.size();
+  return throughput::QueryWork{.base = base,
+                               .partitions = page.partitions_touched,
+                               .loaded_items = page.loaded_count,
+                               .loaded_bytes = page.loaded_bytes,
+                               .index_terms = page.index_entries,
+                               .output_bytes = output_bytes};
+}
+
+}  // namespace orrery::engine
