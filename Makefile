@@ -21,7 +21,7 @@ NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v 
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
 .PHONY: all deps apt-deps npm-deps configure build run test unit-test e2e-test \
-        test-asan bench bench-query format clean
+        test-asan bench bench-query bench-throughput format clean
 
 all: build
 
@@ -93,6 +93,10 @@ fuzz: apt-deps
 
 bench: deps build
 	sh bench/point_ops.sh
+
+# Overhead of charging and enforcing throughput on point operations (a few minutes).
+bench-throughput: deps build
+	sh bench/throughput_overhead.sh
 
 # Query execution: in-process (Google Benchmark) and over HTTP, each over 1,000,000
 # items of ~1 KB (ORRERY_BENCH_ITEMS=N for fewer); a few minutes each.

@@ -13,6 +13,7 @@
 #   ORRERY_BENCH_DURATION      wrk duration per benchmark (default 15s)
 #   ORRERY_BENCH_WARMUP        un-measured wrk warm-up before each benchmark (default 2s; 0 = none)
 #   ORRERY_BENCH_THREADS / ORRERY_BENCH_CONNECTIONS   wrk -t / -c (default 2 / 64)
+#   ORRERY_BENCH_THROUGHPUT    the container's RU/s (default: the service's 400)
 #   ORRERY_BENCH_ITEMS         items preloaded for the read benchmark (default 10000)
 #   ORRERY_BENCH_STARTUP_RUNS  start-up repetitions per mode (default 5)
 #   ORRERY_BENCH_TIME_LIMIT    hard limit for the whole run in seconds (default 175)
@@ -196,7 +197,7 @@ rss_kb "$SERVER_PID" >"$WORK/rss-idle.kb"
 # ---- 3. database, container (/pk, hash v2) and preload ------------------------------------
 log "preload: $ITEMS items of $ITEM_SIZE B"
 timeout --foreground 90 node "$HELPER" setup --url "$URL" --db "$DB" --coll "$COLL" --items "$ITEMS" \
-  --size "$ITEM_SIZE" --concurrency 64 >"$WORK/setup.json" || die "setup/preload failed: $(cat "$WORK/setup.json")"
+  --size "$ITEM_SIZE" --concurrency 64 ${ORRERY_BENCH_THROUGHPUT:+--throughput "$ORRERY_BENCH_THROUGHPUT"} >"$WORK/setup.json" || die "setup/preload failed: $(cat "$WORK/setup.json")"
 
 # ---- 4. reads: one signed request per preloaded id, generated into a Lua table -------------
 node "$HELPER" gen-reads --db "$DB" --coll "$COLL" --items "$ITEMS" --out "$WORK/reads_data.lua" \

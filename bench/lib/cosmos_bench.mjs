@@ -6,6 +6,7 @@
 //   node cosmos_bench.mjs free-port
 //   node cosmos_bench.mjs startup  --bin B --mode memory|disk --runs 5 [--rss-after-ms 1000]
 //   node cosmos_bench.mjs setup    --url U --db D --coll C --items N --size BYTES [--concurrency K]
+//                                  [--throughput RU/s]
 //   node cosmos_bench.mjs gen-reads --db D --coll C --items N --out FILE.lua
 //   node cosmos_bench.mjs sign-create --db D --coll C      (prints: <x-ms-date>\t<authorization>)
 //
@@ -245,9 +246,12 @@ async function cmdSetup(a) {
     { ...commonHeaders(date, sign('POST', 'dbs', '', date)), 'content-type': 'application/json' },
     JSON.stringify({ id: db }));
   if (r.status !== 201) throw new Error(`create database: ${r.status} ${r.body.slice(0, 300)}`);
+  // --throughput: the container's RU/s (the service's default is 400), for runs with
+  // --enforce-throughput that must not be throttled.
+  const throughputHeader = a.throughput ? { 'x-ms-offer-throughput': String(a.throughput) } : {};
   r = await request(agent, port, 'POST', `/dbs/${db}/colls`,
     { ...commonHeaders(date, sign('POST', 'colls', `dbs/${db}`, date)),
-      'content-type': 'application/json' },
+      'content-type': 'application/json', ...throughputHeader },
     JSON.stringify({ id: coll, partitionKey: { paths: ['/pk'], kind: 'Hash', version: 2 } }));
   if (r.status !== 201) throw new Error(`create container: ${r.status} ${r.body.slice(0, 300)}`);
 

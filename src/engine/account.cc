@@ -39,6 +39,14 @@ ThroughputRequest ThroughputFromJson(const json::Value* value) {
   return out;
 }
 
+int64_t MaxOf(const ThroughputRequest& t) { return t.manual.value_or(t.autoscale_max.value_or(0)); }
+
+// Records written before the highest throughput was kept: the current one.
+int64_t HighestOf(const json::Value& record, const ThroughputRequest& current) {
+  const json::Value* highest = record.Find("highestThroughput");
+  return std::max(highest ? highest->as_int() : 0, MaxOf(current));
+}
+
 json::Value ThroughputToJson(const ThroughputRequest& t) {
   json::Value out = json::Value::MakeObject();
   if (t.manual) out.Set("manual", json::Value::Int(*t.manual));
@@ -97,6 +105,7 @@ Status Account::Load() {
                      if (const json::Value* pending = record->Find("pendingThroughput")) {
                        entry.pending_ru_per_second = pending->as_int();
                      }
+                     entry.highest_ru_per_second = HighestOf(*record, entry.shared_throughput);
                      entry.shared_budgets = SharedBudgets(entry.shared_throughput);
                      databases_.emplace(entry.resource.Find("id")->as_string(), std::move(entry));
                      return true;
@@ -136,6 +145,7 @@ Status Account::Load() {
         if (const json::Value* pending = record->Find("pendingThroughput")) {
           s.pending_ru_per_second = pending->as_int();
         }
+        s.highest_ru_per_second = HighestOf(*record, own);
         if (const json::Value* enforce = record->Find("enforceThroughput")) {
           s.enforce_throughput = enforce->as_bool();
         }
@@ -227,6 +237,7 @@ Result<json::Value> Account::CreateDatabase(json::Value body, const ThroughputRe
       {"_ts", json::Value::Int(options_.clock->NowSeconds())},
   });
   DatabaseEntry entry{number, resource, throughput};
+  entry.highest_ru_per_second = MaxOf(throughput);
   storage::WriteBatch batch;
   batch.Put(storage::keys::Database(id), json::Write(DatabaseRecord(entry)));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
@@ -290,6 +301,8 @@ json::Value Account::ContainerRecord(const ContainerSettings& settings) {
   if (settings.pending_ru_per_second > 0) {
     record.Set("pendingThroughput", json::Value::Int(settings.pending_ru_per_second));
   }
+  record.Set("highestThroughput",
+             json::Value::Int(std::max(settings.highest_ru_per_second, MaxOf(throughput))));
   if (settings.enforce_throughput) {
     record.Set("enforceThroughput", json::Value::Bool(*settings.enforce_throughput));
   }
@@ -305,6 +318,8 @@ json::Value Account::DatabaseRecord(const DatabaseEntry& database) {
   if (database.pending_ru_per_second > 0) {
     record.Set("pendingThroughput", json::Value::Int(database.pending_ru_per_second));
   }
+  record.Set("highestThroughput", json::Value::Int(std::max(database.highest_ru_per_second,
+                                                            MaxOf(database.shared_throughput))));
   return record;
 }
 
@@ -346,6 +361,7 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
                                   options_.clock->NowSeconds());
   settings.manual_ru_per_second = throughput.manual;
   settings.autoscale_max_ru_per_second = throughput.autoscale_max;
+  settings.highest_ru_per_second = MaxOf(throughput);
   json::Value record = ContainerRecord(settings);
 
   json::Value resource = settings.resource;

@@ -100,6 +100,7 @@ class Account {
     json::Value resource;
     ThroughputRequest shared_throughput;  // throughput provisioned on the database
     int64_t pending_ru_per_second = 0;    // a replace waiting for partitions
+    int64_t highest_ru_per_second = 0;    // the highest ever set (the replace floor)
     // The budgets of shared throughput, which its containers' partitions draw from.
     std::vector<std::shared_ptr<throughput::PartitionBudget>> shared_budgets;
   };

@@ -116,11 +116,24 @@ Result<ThroughputRequest> RequestedThroughput(const json::Value& body) {
 
 // The checks every replace makes against the current throughput; `current_max` is
 // the manual RU/s or the autoscale maximum.
-Status CheckReplace(const ThroughputRequest& requested, bool current_is_manual, int64_t pending) {
+Status CheckReplace(const ThroughputRequest& requested, bool current_is_manual, int64_t pending,
+                    int64_t highest) {
   if (requested.manual.has_value() != current_is_manual) {
     return Status::BadRequest(
         "An offer replace cannot switch between manual and autoscale throughput; migrate "
         "the offer instead.");
+  }
+  // ru-model.md b.3: at least 1/100 of the highest manual throughput ever set, in steps
+  // of 100; for autoscale 1/10 of the highest maximum, in steps of 1,000.
+  const int64_t step = requested.manual ? 100 : 1000;
+  const int64_t fraction = requested.manual ? 100 : 10;
+  const int64_t floor = (highest / fraction + step - 1) / step * step;
+  const int64_t asked = requested.manual ? *requested.manual : *requested.autoscale_max;
+  if (asked < floor) {
+    return Status::BadRequest(
+        "The throughput " + std::to_string(asked) + " RU/s is below this resource's minimum of " +
+        std::to_string(floor) + " RU/s (1/" + std::to_string(fraction) +
+        " of the highest throughput it ever had, " + std::to_string(highest) + " RU/s).");
   }
   if (pending > 0) {
     return Status::Locked(
@@ -142,8 +155,8 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
   std::unique_lock lock(mutex_);
   for (auto& [db_id, db] : databases_) {
     if (DatabaseOfferId(db.number) != id) continue;
-    ORRERY_RETURN_IF_ERROR(
-        CheckReplace(requested, db.shared_throughput.manual.has_value(), db.pending_ru_per_second));
+    ORRERY_RETURN_IF_ERROR(CheckReplace(requested, db.shared_throughput.manual.has_value(),
+                                        db.pending_ru_per_second, db.highest_ru_per_second));
     DatabaseEntry updated = db;
     const int64_t servable =
         static_cast<int64_t>(db.shared_budgets.size()) * kMaxPartitionThroughput;
@@ -152,6 +165,7 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
       updated.pending_ru_per_second = requested_max;
     } else {
       updated.shared_throughput = requested;
+      updated.highest_ru_per_second = std::max(updated.highest_ru_per_second, requested_max);
     }
     storage::WriteBatch batch;
     batch.Put(storage::keys::Database(db_id), json::Write(DatabaseRecord(updated)));
@@ -172,7 +186,8 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
     if (ContainerOfferId(settings.number) != id) continue;
     if (!settings.manual_ru_per_second && !settings.autoscale_max_ru_per_second) break;
     ORRERY_RETURN_IF_ERROR(CheckReplace(requested, settings.manual_ru_per_second.has_value(),
-                                        settings.pending_ru_per_second));
+                                        settings.pending_ru_per_second,
+                                        settings.highest_ru_per_second));
     const int64_t servable =
         static_cast<int64_t>(settings.partitions.partitions().size()) * kMaxPartitionThroughput;
     const bool pending = requested_max > servable;
@@ -182,6 +197,7 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
     } else {
       settings.manual_ru_per_second = requested.manual;
       settings.autoscale_max_ru_per_second = requested.autoscale_max;
+      settings.highest_ru_per_second = std::max(settings.highest_ru_per_second, requested_max);
     }
     storage::WriteBatch batch;
     batch.Put(storage::keys::Container(settings.database_id, settings.id),

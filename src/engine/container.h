@@ -49,6 +49,9 @@ struct ContainerSettings {
   // A replace beyond what the partitions serve (partitions x 10,000 RU/s), of the same
   // kind as the current throughput, waiting for splits; 0: none.
   int64_t pending_ru_per_second = 0;
+  // The highest RU/s (or autoscale maximum) ever set: the floor of a replace is 1/100
+  // of it (1/10 for autoscale).
+  int64_t highest_ru_per_second = 0;
   // Set by the admin call; absent: the account's --enforce-throughput.
   std::optional<bool> enforce_throughput;
 };

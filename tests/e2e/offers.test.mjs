@@ -101,6 +101,18 @@ describe("offers", { timeout: TIMEOUT }, () => {
     await expectCosmosError(client.offer(offer.id).replace({ ...read.resource, content: { ...offer.content, offerThroughput: 5000 } }), { code: 423, what: "a replace while one is pending" });
   });
 
+  test("a replace cannot go below 1/100 of the highest throughput ever set", async () => {
+    // 60,000 RU/s: ten physical partitions, so 100,000 RU/s applies at once.
+    const { container } = await database.containers.create({ id: "h", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 60000 });
+    const { resource: offer } = await container.readOffer();
+    const high = await client.offer(offer.id).replace({ ...offer, content: { ...offer.content, offerThroughput: 100000 } });
+    assert.equal(high.headers["x-ms-offer-replace-pending"], "false");
+    const e = await expectCosmosError(client.offer(offer.id).replace({ ...high.resource, content: { ...offer.content, offerThroughput: 900 } }), { code: 400, what: "below the floor" });
+    assert.match(e.message, /minimum of 1000 RU\/s/);
+    const low = await client.offer(offer.id).replace({ ...high.resource, content: { ...offer.content, offerThroughput: 1000 } });
+    assert.equal(low.resource.content.offerThroughput, 1000);
+  });
+
   test("a replaced throughput survives a restart", { skip: !IS_DISK && "needs on-disk storage" }, async () => {
     const { container } = await database.containers.create({ id: "r", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 600 });
     const { resource: offer } = await container.readOffer();
