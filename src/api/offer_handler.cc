@@ -12,15 +12,13 @@ namespace {
 
 // x-ms-offer-replace-pending says whether the throughput shown is still the old one
 // because the new one waits for partitions; x-ms-cosmos-min-throughput the lowest
-// throughput a replace may set (ru-model.md b.3: 400, or 1,000 for autoscale).
+// throughput a replace may set (ru-model.md b.3).
 http::Response OfferResponse(const RequestContext& ctx, const engine::OfferResult& result,
                              double charge) {
   http::Response response = ResourceResponse(ctx, 200, result.offer, charge);
   response.headers.push_back(
       {"x-ms-offer-replace-pending", result.replace_pending ? "true" : "false"});
-  const json::Value* content = result.offer.Find("content");
-  const bool autoscale = content && content->Find("offerAutopilotSettings");
-  response.headers.push_back({"x-ms-cosmos-min-throughput", autoscale ? "1000" : "400"});
+  response.headers.push_back({"x-ms-cosmos-min-throughput", std::to_string(result.min_throughput)});
   return response;
 }
 

@@ -22,6 +22,8 @@ constexpr const char* kPreconditionFailed =
 constexpr const char* kDatabaseCounter = "next-database-number";
 constexpr const char* kContainerCounter = "next-container-number";
 constexpr int64_t kDefaultContainerThroughput = 400;
+// ru-model.md b.3: the containers that share a database's throughput.
+constexpr size_t kMaxSharingContainers = 25;
 
 std::string ItemNumbersKey(uint32_t container_number) {
   return storage::keys::Meta("item-numbers/" + std::to_string(container_number));
@@ -342,6 +344,13 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   }
   const std::string id = definition.body.Find("id")->as_string();
   ContainerKey key{std::string(database_id), id};
+  if (!throughput.manual && !throughput.autoscale_max && containers_.count(key) == 0 &&
+      SharingContainers(database_id) >= kMaxSharingContainers) {
+    return Status::BadRequest(
+        "A database with shared throughput holds at most " + std::to_string(kMaxSharingContainers) +
+        " containers that share it; give this container its own throughput or use another "
+        "database.");
+  }
   if (containers_.count(key) != 0) {
     return Status::Conflict(kResourceExists);
   }

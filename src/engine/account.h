@@ -47,7 +47,12 @@ struct ThroughputRequest {
 struct OfferResult {
   json::Value offer;
   bool replace_pending = false;
+  int64_t min_throughput = 400;  // x-ms-cosmos-min-throughput
 };
+
+// The lowest throughput a replace may set (ru-model.md b.3), from the highest ever set
+// and the bytes stored (of a container, or of a shared database's containers).
+int64_t MinimumThroughput(bool autoscale, int64_t highest, uint64_t stored_bytes);
 
 // A physical partition serves at most this many RU/s (ru-model.md b.2): a replace
 // beyond partitions x this waits for splits.
@@ -119,6 +124,10 @@ class Account {
   std::vector<std::shared_ptr<throughput::PartitionBudget>> SharedBudgets(
       const ThroughputRequest& throughput) const;
   static json::Value DatabaseRecord(const DatabaseEntry& database);
+  // Containers of the database without throughput of their own, and their stored
+  // bytes. Call with mutex_ held.
+  size_t SharingContainers(std::string_view database_id) const;
+  uint64_t SharedBytes(std::string_view database_id) const;
   int PartitionCountFor(const ThroughputRequest& throughput,
                         const ThroughputRequest& database_throughput) const;
   static json::Value ContainerRecord(const ContainerSettings& settings);

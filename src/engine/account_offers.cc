@@ -2,6 +2,8 @@
 // read and replace (container.readOffer(), offer.replace(); wire-protocol.md §13).
 // They are derived from the catalog, not stored: an offer's id names its resource.
 
+#include <algorithm>
+#include <cmath>
 #include <mutex>
 
 #include "engine/account.h"
@@ -71,19 +73,51 @@ std::vector<json::Value> Account::ListOffers() const {
   return out;
 }
 
+int64_t MinimumThroughput(bool autoscale, int64_t highest, uint64_t stored_bytes) {
+  // ru-model.md b.3. Manual: max(400, 1 RU/s per GB stored, 1/100 of the highest ever
+  // set), in steps of 100. Autoscale maximum: max(1,000, 10 per GB, 1/10 of the highest
+  // maximum ever set), in steps of 1,000.
+  constexpr double kGb = 1024.0 * 1024.0 * 1024.0;
+  const auto gb = static_cast<int64_t>(std::ceil(static_cast<double>(stored_bytes) / kGb));
+  const int64_t step = autoscale ? 1000 : 100;
+  const int64_t fraction = autoscale ? 10 : 100;
+  const int64_t minimum =
+      std::max({autoscale ? int64_t{1000} : int64_t{400}, gb * (autoscale ? 10 : 1),
+                (highest + fraction - 1) / fraction});
+  return (minimum + step - 1) / step * step;
+}
+
+uint64_t Account::SharedBytes(std::string_view database_id) const {
+  uint64_t bytes = 0;
+  for (const auto& [key, container] : containers_) {
+    const ContainerSettings& s = container->settings();
+    if (key.first == database_id && !s.manual_ru_per_second && !s.autoscale_max_ru_per_second) {
+      bytes += container->ApproximateStoredBytes();
+    }
+  }
+  return bytes;
+}
+
 Result<OfferResult> Account::ReadOffer(std::string_view id) const {
   for (json::Value& offer : ListOffers()) {
     if (offer.Find("id")->as_string() != id) continue;
     std::shared_lock lock(mutex_);
-    bool pending = false;
+    OfferResult result{std::move(offer)};
     for (const auto& [db_id, db] : databases_) {
-      if (DatabaseOfferId(db.number) == id) pending = db.pending_ru_per_second > 0;
+      if (DatabaseOfferId(db.number) != id) continue;
+      result.replace_pending = db.pending_ru_per_second > 0;
+      result.min_throughput = MinimumThroughput(db.shared_throughput.autoscale_max.has_value(),
+                                                db.highest_ru_per_second, SharedBytes(db_id));
     }
     for (const auto& [key, container] : containers_) {
       const ContainerSettings& s = container->settings();
-      if (ContainerOfferId(s.number) == id) pending = s.pending_ru_per_second > 0;
+      if (ContainerOfferId(s.number) != id) continue;
+      result.replace_pending = s.pending_ru_per_second > 0;
+      result.min_throughput =
+          MinimumThroughput(s.autoscale_max_ru_per_second.has_value(), s.highest_ru_per_second,
+                            container->ApproximateStoredBytes());
     }
-    return OfferResult{std::move(offer), pending};
+    return result;
   }
   return Status::NotFound(kOfferNotFound);
 }
@@ -114,26 +148,20 @@ Result<ThroughputRequest> RequestedThroughput(const json::Value& body) {
   return requested;
 }
 
-// The checks every replace makes against the current throughput; `current_max` is
-// the manual RU/s or the autoscale maximum.
+// The checks every replace makes against the current throughput.
 Status CheckReplace(const ThroughputRequest& requested, bool current_is_manual, int64_t pending,
-                    int64_t highest) {
+                    int64_t minimum) {
   if (requested.manual.has_value() != current_is_manual) {
     return Status::BadRequest(
         "An offer replace cannot switch between manual and autoscale throughput; migrate "
         "the offer instead.");
   }
-  // ru-model.md b.3: at least 1/100 of the highest manual throughput ever set, in steps
-  // of 100; for autoscale 1/10 of the highest maximum, in steps of 1,000.
-  const int64_t step = requested.manual ? 100 : 1000;
-  const int64_t fraction = requested.manual ? 100 : 10;
-  const int64_t floor = (highest / fraction + step - 1) / step * step;
   const int64_t asked = requested.manual ? *requested.manual : *requested.autoscale_max;
-  if (asked < floor) {
+  if (asked < minimum) {
     return Status::BadRequest(
         "The throughput " + std::to_string(asked) + " RU/s is below this resource's minimum of " +
-        std::to_string(floor) + " RU/s (1/" + std::to_string(fraction) +
-        " of the highest throughput it ever had, " + std::to_string(highest) + " RU/s).");
+        std::to_string(minimum) +
+        " RU/s, which depends on its stored data and on the highest throughput it ever had.");
   }
   if (pending > 0) {
     return Status::Locked(
@@ -155,8 +183,9 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
   std::unique_lock lock(mutex_);
   for (auto& [db_id, db] : databases_) {
     if (DatabaseOfferId(db.number) != id) continue;
-    ORRERY_RETURN_IF_ERROR(CheckReplace(requested, db.shared_throughput.manual.has_value(),
-                                        db.pending_ru_per_second, db.highest_ru_per_second));
+    ORRERY_RETURN_IF_ERROR(CheckReplace(
+        requested, db.shared_throughput.manual.has_value(), db.pending_ru_per_second,
+        MinimumThroughput(!requested.manual, db.highest_ru_per_second, SharedBytes(db_id))));
     DatabaseEntry updated = db;
     const int64_t servable =
         static_cast<int64_t>(db.shared_budgets.size()) * kMaxPartitionThroughput;
@@ -177,17 +206,20 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
         budget->SetRate(share, std::chrono::steady_clock::now());
       }
     }
-    return OfferResult{OfferJson(std::string(id), db.resource, db.shared_throughput.manual,
-                                 db.shared_throughput.autoscale_max),
-                       pending};
+    return OfferResult{
+        OfferJson(std::string(id), db.resource, db.shared_throughput.manual,
+                  db.shared_throughput.autoscale_max),
+        pending,
+        MinimumThroughput(!requested.manual, db.highest_ru_per_second, SharedBytes(db_id))};
   }
   for (auto& [key, container] : containers_) {
     ContainerSettings settings = container->settings();
     if (ContainerOfferId(settings.number) != id) continue;
     if (!settings.manual_ru_per_second && !settings.autoscale_max_ru_per_second) break;
-    ORRERY_RETURN_IF_ERROR(CheckReplace(requested, settings.manual_ru_per_second.has_value(),
-                                        settings.pending_ru_per_second,
-                                        settings.highest_ru_per_second));
+    ORRERY_RETURN_IF_ERROR(CheckReplace(
+        requested, settings.manual_ru_per_second.has_value(), settings.pending_ru_per_second,
+        MinimumThroughput(!requested.manual, settings.highest_ru_per_second,
+                          container->ApproximateStoredBytes())));
     const int64_t servable =
         static_cast<int64_t>(settings.partitions.partitions().size()) * kMaxPartitionThroughput;
     const bool pending = requested_max > servable;
@@ -212,7 +244,9 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
     container = std::move(replaced);
     return OfferResult{OfferJson(std::string(id), settings.resource, settings.manual_ru_per_second,
                                  settings.autoscale_max_ru_per_second),
-                       pending};
+                       pending,
+                       MinimumThroughput(!requested.manual, settings.highest_ru_per_second,
+                                         container->ApproximateStoredBytes())};
   }
   return Status::NotFound(kOfferNotFound);
 }

@@ -34,6 +34,17 @@ std::vector<std::shared_ptr<throughput::PartitionBudget>> Account::SharedBudgets
   return out;
 }
 
+size_t Account::SharingContainers(std::string_view database_id) const {
+  size_t count = 0;
+  for (const auto& [key, container] : containers_) {
+    const ContainerSettings& s = container->settings();
+    if (key.first == database_id && !s.manual_ru_per_second && !s.autoscale_max_ru_per_second) {
+      ++count;
+    }
+  }
+  return count;
+}
+
 void Account::ProvisionThroughput(Container& container, const DatabaseEntry& database) const {
   const ContainerSettings& s = container.settings();
   throughput::ThroughputLedger& ledger = container.throughput_ledger();

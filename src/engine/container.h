@@ -207,6 +207,8 @@ class Container {
   void ChargeScope(const ReadScope& scope, double request_units) const;
   throughput::ThroughputLedger& throughput_ledger() const { return write_state_->throughput; }
   std::vector<uint32_t> PartitionNumbers() const;
+  // About how many bytes its items and index entries take in the store.
+  uint64_t ApproximateStoredBytes() const;
 
   // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the
   // background purge); returns how many.
@@ -217,6 +219,10 @@ class Container {
   int IndexTransformationProgress() const { return write_state_->reindex_percent.load(); }
 
  private:
+  // Takes the index charge of one stored item from its partition's spare budget,
+  // waiting while there is none; false when the rebuild was superseded meanwhile.
+  bool WaitForSpareThroughput(std::string_view epk, std::string_view id, std::string_view stored,
+                              uint64_t generation) const;
   std::mutex& StripeFor(std::string_view key) const;
 
   // The steps of a write, shared by single writes and transactional batches: checks

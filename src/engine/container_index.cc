@@ -2,10 +2,13 @@
 // and the rebuild after an indexing-policy change.
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
+#include <thread>
 
 #include "engine/container.h"
 #include "engine/item_record.h"
+#include "engine/throughput/cost_model.h"
 #include "index/index_key.h"
 #include "index/index_terms.h"
 #include "json/json.h"
@@ -76,6 +79,22 @@ void Container::StopIndexRebuild() const {
   ++write_state_->index_generation;
 }
 
+bool Container::WaitForSpareThroughput(std::string_view epk, std::string_view id,
+                                       std::string_view stored, uint64_t generation) const {
+  ContainerWriteState& state = *write_state_;
+  if (!state.throughput.enforced()) return true;
+  std::optional<ItemRecordView> record = DecodeItemRecord(stored);
+  if (!record) return true;
+  const double charge = throughput::kWritePerIndexTermCharge *
+                        static_cast<double>(IndexKeysOf(record->json, epk, id).size());
+  const uint32_t partition = settings_.partitions.Owner(epk).number;
+  while (!state.throughput.TakeSpare(partition, charge, std::chrono::steady_clock::now())) {
+    if (state.index_generation.load() != generation) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
 Status Container::RebuildIndex(uint64_t generation) const {
   ContainerWriteState& state = *write_state_;
   // Writes `batch` unless the rebuild was superseded; false when it was (or failed).
@@ -100,9 +119,15 @@ Status Container::RebuildIndex(uint64_t generation) const {
   }));
   size_t done = 0;
   bool finished = true;
-  ORRERY_RETURN_IF_ERROR(store_.Scan(begin, end, [&](std::string_view key, std::string_view) {
+  ORRERY_RETURN_IF_ERROR(store_.Scan(begin, end, [&](std::string_view key, std::string_view value) {
     std::string_view epk, id;
     if (!storage::keys::ParseItem(key, epk, id)) return true;
+    // The re-index runs on the partition's spare throughput, after user requests
+    // (ru-model.md a.2 row 25), and waits (holding no lock) while there is none.
+    if (!WaitForSpareThroughput(epk, id, value, generation)) {
+      finished = false;
+      return false;
+    }
     // Under the item's write lock, from its current version: a concurrent write
     // either happened before (and is what we index) or after (and replaces these
     // entries itself, under the same policy), so no entry of a stale version survives.

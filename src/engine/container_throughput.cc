@@ -1,6 +1,8 @@
 // Throughput per physical partition (throughput/throughput_ledger.h).
 
 #include "engine/container.h"
+#include "index/index_key.h"
+#include "storage/keys.h"
 
 namespace orrery::engine {
 namespace {
@@ -28,6 +30,13 @@ std::vector<uint32_t> Container::PartitionNumbers() const {
   std::vector<uint32_t> out;
   for (const PhysicalPartition& p : settings_.partitions.partitions()) out.push_back(p.number);
   return out;
+}
+
+uint64_t Container::ApproximateStoredBytes() const {
+  return store_.ApproximateBytes(storage::keys::ItemsFrom(settings_.number, ""),
+                                 storage::keys::ItemsEnd(settings_.number)) +
+         store_.ApproximateBytes(index::ContainerBegin(settings_.number),
+                                 index::ContainerEnd(settings_.number));
 }
 
 Status Container::AdmitRequest(const partition::PartitionKeyValue& key) const {

@@ -137,6 +137,17 @@ Status Store::WriteSynced(WriteBatch& batch) {
   return FromRocks(rep_->db->Write(rep_->synced_write_options, &batch.rep_->batch));
 }
 
+uint64_t Store::ApproximateBytes(std::string_view begin, std::string_view end) const {
+  const rocksdb::Range range(ToSlice(begin), ToSlice(end));
+  uint64_t bytes = 0;
+  rocksdb::SizeApproximationOptions options;
+  options.include_memtables = true;
+  options.include_files = true;
+  rep_->db->GetApproximateSizes(options, rep_->db->DefaultColumnFamily(), &range, 1, &bytes)
+      .PermitUncheckedError();
+  return bytes;
+}
+
 Status Store::CompactAll() {
   ORRERY_RETURN_IF_ERROR(FromRocks(rep_->db->Flush(rocksdb::FlushOptions())));
   rocksdb::CompactRangeOptions options;

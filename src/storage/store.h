@@ -70,6 +70,10 @@ class Store {
   Status ScanReverse(std::string_view begin, std::string_view end,
                      const std::function<bool(std::string_view, std::string_view)>& visit) const;
 
+  // About how many bytes the keys in [begin, end) take, in files and memtables
+  // (compressed as stored; cheap: no data is read).
+  uint64_t ApproximateBytes(std::string_view begin, std::string_view end) const;
+
  private:
   struct Rep;
   explicit Store(std::unique_ptr<Rep> rep);

@@ -111,6 +111,24 @@ describe("offers", { timeout: TIMEOUT }, () => {
     assert.match(e.message, /minimum of 1000 RU\/s/);
     const low = await client.offer(offer.id).replace({ ...high.resource, content: { ...offer.content, offerThroughput: 1000 } });
     assert.equal(low.resource.content.offerThroughput, 1000);
+    const read = await client.offer(offer.id).read();
+    assert.equal(read.headers["x-ms-cosmos-min-throughput"], "1000");
+  });
+
+  test("a shared database holds at most 25 containers that share its throughput", async () => {
+    const { database: shared } = await client.databases.create({ id: uniqueId("cap"), throughput: 400 });
+    try {
+      for (let i = 0; i < 25; i++) {
+        await shared.containers.create({ id: `c${i}`, partitionKey: { paths: ["/pk"], version: 2 } });
+      }
+      const e = await expectCosmosError(shared.containers.create({ id: "c25", partitionKey: { paths: ["/pk"], version: 2 } }), { code: 400, what: "a 26th sharing container" });
+      assert.match(e.message, /at most 25 containers/);
+      // A container with throughput of its own does not share, and may be added.
+      const { resource } = await shared.containers.create({ id: "own", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 400 });
+      assert.equal(resource.id, "own");
+    } finally {
+      await shared.delete();
+    }
   });
 
   test("a replaced throughput survives a restart", { skip: !IS_DISK && "needs on-disk storage" }, async () => {

@@ -31,7 +31,8 @@ class PartitionBudget {
   std::optional<int64_t> Check(TimePoint now);
   void Spend(double request_units, TimePoint now);
   // Background work such as TTL purges runs on spare throughput only: takes
-  // `request_units` if the budget holds that much, else nothing.
+  // `request_units` if the budget holds that much, else nothing (work costing more than
+  // the bucket holds takes a full bucket).
   bool TakeSpare(double request_units, TimePoint now);
 
   double ru_per_second() const;

@@ -58,6 +58,18 @@ TEST(PartitionBudgetTest, AnIdleBucketHoldsOneSecond) {
   EXPECT_EQ(admitted, 10);
 }
 
+TEST(PartitionBudgetTest, OneLargeChargeDoesNotInflateTheReservations) {
+  const auto t0 = PartitionBudget::TimePoint();
+  PartitionBudget budget(1000, t0);
+  ASSERT_FALSE(budget.Admit(t0).has_value());
+  budget.Charge(700, t0);  // one 1.5 MB write: 300 RU left
+  // The next requests still reserve about their own size (5 RU, not ~140): about 40
+  // are admitted on what is left, not 2.
+  int admitted = 0;
+  for (int i = 0; i < 100; ++i) admitted += budget.Admit(t0) ? 0 : 1;
+  EXPECT_GE(admitted, 25);
+}
+
 TEST(PartitionBudgetTest, CheckAndSpendReserveNothing) {
   const auto t0 = PartitionBudget::TimePoint();
   PartitionBudget budget(100, t0);
@@ -77,6 +89,9 @@ TEST(PartitionBudgetTest, SpareWorkTakesOnlyWhatIsLeft) {
   EXPECT_TRUE(budget.TakeSpare(70, t0));
   EXPECT_FALSE(budget.TakeSpare(1, t0));
   EXPECT_TRUE(budget.Check(t0).has_value());
+  // A second later the bucket is full again; more than it holds takes all of it.
+  EXPECT_TRUE(budget.TakeSpare(1000, t0 + std::chrono::seconds(1)));
+  EXPECT_FALSE(budget.TakeSpare(1, t0 + std::chrono::seconds(1)));
 }
 
 }  // namespace
