@@ -14,6 +14,8 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev clang-format \
   clang libclang-rt-14-dev
+# Only the HTTP benchmarks need these (`make bench`, `make bench-throughput`).
+BENCH_PACKAGES := wrk nginx-light curl
 # Node.js comes from Debian only where no `node`/`npm` is installed already (a newer
 # Node from elsewhere must not be replaced by Debian's).
 NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v npm),,npm)
@@ -21,14 +23,14 @@ NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v 
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
 .PHONY: all deps apt-deps npm-deps configure build run test unit-test e2e-test \
-        test-asan bench bench-query bench-throughput format clean
+        test-asan bench bench-deps bench-query bench-throughput format clean
 
 all: build
 
 deps: apt-deps npm-deps
 
 apt-deps:
-	@missing=""; for p in $(DEB_PACKAGES) $(NODE_PACKAGES); do \
+	@missing=""; for p in $(DEB_PACKAGES) $(NODE_PACKAGES) $(EXTRA_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -91,11 +93,14 @@ fuzz: apt-deps
 	  -rss_limit_mb=2048 -max_len=4096 -dict=fuzz/query.dict -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ "$$corpus"
 
-bench: deps build
+bench-deps:
+	@$(MAKE) --no-print-directory apt-deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
+
+bench: deps bench-deps build
 	sh bench/point_ops.sh
 
 # Overhead of charging and enforcing throughput on point operations (a few minutes).
-bench-throughput: deps build
+bench-throughput: deps bench-deps build
 	sh bench/throughput_overhead.sh
 
 # Query execution: in-process (Google Benchmark) and over HTTP, each over 1,000,000
