@@ -3,18 +3,42 @@
 // answered, and the switch that turns enforcement on or off for this container only.
 //   GET /_orrery/dbs/{db}/colls/{c}/throughput
 //   PUT /_orrery/dbs/{db}/colls/{c}/throughput   {"enforced": true|false}
+// and the container's partition statistics:
+//   GET /_orrery/dbs/{db}/colls/{c}/stats
 
 #include "api/handlers.h"
 #include "api/resource_response.h"
 #include "api/response.h"
+#include "api/statistics_json.h"
 #include "engine/throughput/cost_model.h"
 #include "json/json.h"
 
 namespace orrery::api {
 namespace {
 
-bool IsThroughputPath(const std::vector<std::string>& s) {
-  return s.size() == 6 && s[1] == "dbs" && s[3] == "colls" && s[5] == "throughput";
+// /_orrery/dbs/{db}/colls/{c}/<what>
+bool IsContainerCall(const std::vector<std::string>& s, std::string_view what) {
+  return s.size() == 6 && s[1] == "dbs" && s[3] == "colls" && s[5] == what;
+}
+
+constexpr size_t kLargestLogicalPartitions = 10;
+
+HandlerResult JsonResponse(const RequestContext& ctx, const json::Value& body) {
+  ResponseBuilder builder(200, ctx.activity_id);
+  builder.Charge(0).JsonBody(json::Write(body));
+  return std::move(builder).Build();
+}
+
+HandlerResult Statistics(const RequestContext& ctx) {
+  if (ctx.request.method != "GET") {
+    return Status::MethodNotAllowed("The statistics admin call supports GET.");
+  }
+  const auto& s = ctx.path.segments;
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
+                          ctx.account.GetContainer(s[2], s[4]));
+  ORRERY_ASSIGN_OR_RETURN(engine::ContainerStatistics stats,
+                          engine::StatisticsOf(*container, kLargestLogicalPartitions));
+  return JsonResponse(ctx, AdminStatisticsJson(stats));
 }
 
 json::Value ThroughputReport(const engine::Container& container) {
@@ -52,7 +76,8 @@ json::Value ThroughputReport(const engine::Container& container) {
 
 HandlerResult HandleAdmin(const RequestContext& ctx) {
   const auto& s = ctx.path.segments;
-  if (!IsThroughputPath(s)) {
+  if (IsContainerCall(s, "stats")) return Statistics(ctx);
+  if (!IsContainerCall(s, "throughput")) {
     return Status::NotFound("The admin path '/" + ctx.path.resource_link +
                             "' is not one Orrery serves; see README, Admin calls.");
   }
@@ -69,9 +94,7 @@ HandlerResult HandleAdmin(const RequestContext& ctx) {
   }
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
                           ctx.account.GetContainer(s[2], s[4]));
-  ResponseBuilder builder(200, ctx.activity_id);
-  builder.Charge(0).JsonBody(json::Write(ThroughputReport(*container)));
-  return std::move(builder).Build();
+  return JsonResponse(ctx, ThroughputReport(*container));
 }
 
 }  // namespace orrery::api

@@ -2,21 +2,27 @@
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/resource_response.h"
+#include "api/statistics_json.h"
 #include "engine/throughput/cost_model.h"
 
 namespace orrery::api {
 namespace {
 
 // Informational quota headers the service sends on container reads and creates.
-void AddQuotaHeaders(http::Response& response) {
+void AddQuotaHeaders(http::Response& response, const engine::ContainerStatistics* stats = nullptr) {
   response.headers.push_back({headers::kResourceQuota,
                               "functions=50;storedProcedures=100;triggers=25;documentSize=10240;"
                               "documentsSize=10485760;documentsCount=-1;collectionSize=10485760;"});
   response.headers.push_back(
       {headers::kResourceUsage,
-       "functions=0;storedProcedures=0;triggers=0;documentSize=0;documentsSize=0;"
-       "documentsCount=-1;collectionSize=0;"});
+       stats ? ResourceUsageHeader(*stats)
+             : "functions=0;storedProcedures=0;triggers=0;documentSize=0;documentsSize=0;"
+               "documentsCount=-1;collectionSize=0;"});
 }
+
+constexpr const char* kPopulatePartitionStatistics = "x-ms-documentdb-populatepartitionstatistics";
+// The service lists a sample of the largest logical partitions of each partition.
+constexpr size_t kStatisticsKeysPerPartition = 10;
 
 }  // namespace
 
@@ -48,9 +54,22 @@ HandlerResult HandleContainer(const RequestContext& ctx) {
   if (method == "GET") {
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
                             ctx.account.GetContainer(db, id));
-    http::Response response =
-        ResourceResponse(ctx, 200, container->settings().resource, throughput::kMetadataReadCharge);
-    AddQuotaHeaders(response);
+    const bool quota = ctx.HeaderIsTrue(headers::kPopulateQuotaInfo);
+    const bool partition_stats = ctx.HeaderIsTrue(kPopulatePartitionStatistics);
+    if (!quota && !partition_stats) {
+      http::Response response = ResourceResponse(ctx, 200, container->settings().resource,
+                                                 throughput::kMetadataReadCharge);
+      AddQuotaHeaders(response);
+      return response;
+    }
+    // Usage and statistics cost a pass over the container's logical partitions: only
+    // when asked for, as in the service.
+    ORRERY_ASSIGN_OR_RETURN(engine::ContainerStatistics stats,
+                            engine::StatisticsOf(*container, kStatisticsKeysPerPartition));
+    json::Value resource = container->settings().resource;
+    if (partition_stats) resource.Set("statistics", ServiceStatisticsJson(stats));
+    http::Response response = ResourceResponse(ctx, 200, resource, throughput::kMetadataReadCharge);
+    AddQuotaHeaders(response, &stats);
     // As the service, on request (the SDKs' populateQuotaInfo): how far the re-index
     // after an indexing-policy change has got.
     if (ctx.HeaderIsTrue(headers::kPopulateQuotaInfo)) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/serve.h"
+#include "cli/stats.h"
 
 namespace orrery::cli {
 
@@ -36,6 +37,18 @@ int Main(int argc, char** argv) {
                         "The account's default consistency: Strong, BoundedStaleness, Session "
                         "(default), ConsistentPrefix or Eventual");
   serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: one per core)");
+  serve_cmd->add_option("--logical-partition-max-bytes", serve.logical_partition_max_bytes,
+                        "Bytes one logical partition may hold (default 21474836480, 20 GB)");
+
+  StatsOptions stats;
+  CLI::App* stats_cmd =
+      app.add_subcommand("stats", "Print a running server's partition statistics of a container");
+  stats_cmd->add_option("--endpoint", stats.endpoint,
+                        "The server (default https://127.0.0.1:8081)");
+  stats_cmd->add_option("--key", stats.key, "Master key, base64 (default: the emulator's)");
+  stats_cmd->add_option("-d,--database", stats.database, "Database id")->required();
+  stats_cmd->add_option("-c,--container", stats.container, "Container id")->required();
+  stats_cmd->add_flag("--json", stats.json, "Print the admin call's JSON instead of a table");
 
   try {
     app.parse(argc, argv);
@@ -44,11 +57,14 @@ int Main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "orrery: error: %s (see 'orrery serve --help')\n", e.what());
+    std::fprintf(stderr, "orrery: error: %s (see 'orrery --help')\n", e.what());
     return 2;
   }
   if (serve_cmd->parsed()) {
     return RunServe(serve);
+  }
+  if (stats_cmd->parsed()) {
+    return RunStats(stats);
   }
   return 2;
 }

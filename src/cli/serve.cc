@@ -51,6 +51,10 @@ int RunServe(const ServeOptions& options) {
   account_options.store.sync_writes = options.sync_writes;
   account_options.initial_partitions = options.initial_partitions;
   account_options.enforce_throughput = options.enforce_throughput;
+  if (options.logical_partition_max_bytes == 0) {
+    return Fail("--logical-partition-max-bytes must be at least 1");
+  }
+  account_options.logical_partition_max_bytes = options.logical_partition_max_bytes;
   Result<std::unique_ptr<engine::Account>> account = engine::Account::Open(account_options);
   if (!account.ok()) {
     return Fail(account.status().message());

@@ -22,6 +22,7 @@ struct ServeOptions {
   bool sync_writes = false;
   bool enforce_throughput = false;
   std::string consistency_level = "Session";
+  uint64_t logical_partition_max_bytes = uint64_t{20} << 30;
   int threads = 0;
 };
 

@@ -163,6 +163,7 @@ Status Account::Load() {
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container,
                             OpenContainer(std::move(settings)));
     ProvisionThroughput(*container, db->second);
+    ORRERY_RETURN_IF_ERROR(container->EnsureSizesCounted());
     // A policy change whose rebuild did not finish before the last stop (or data
     // written before the range index existed): rebuild now.
     ORRERY_ASSIGN_OR_RETURN(bool index_current, container->IndexIsCurrent());
@@ -174,6 +175,7 @@ Status Account::Load() {
 
 Result<std::shared_ptr<Container>> Account::OpenContainer(
     ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state) {
+  settings.logical_partition_max_bytes = options_.logical_partition_max_bytes;
   if (!write_state) {
     write_state = std::make_shared<ContainerWriteState>();
     ORRERY_ASSIGN_OR_RETURN(write_state->item_numbers,
@@ -381,7 +383,10 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   // earlier run left items or index entries under it. The empty index is complete.
   batch.DeleteRange(storage::keys::ItemsFrom(number, ""), storage::keys::ItemsEnd(number));
   batch.DeleteRange(index::ContainerBegin(number), index::ContainerEnd(number));
+  batch.DeleteRange(storage::keys::LogicalPartitionsBegin(number),
+                    storage::keys::LogicalPartitionsEnd(number));
   batch.Put(container->IndexMarkerKey(), container->IndexMarkerValue());
+  batch.Put(container->SizesMarkerKey(), "1");
   batch.Put(storage::keys::Container(database_id, id), json::Write(record));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   containers_.emplace(std::move(key), std::move(container));

@@ -34,6 +34,9 @@ struct AccountOptions {
   bool enforce_throughput = false;
   // Deletes expired items once a second (off in tests that purge by hand).
   bool background_ttl_purge = true;
+  // A logical partition (one full partition key value) holds at most this many bytes
+  // of items (403/1014 beyond), as the service's 20 GB.
+  uint64_t logical_partition_max_bytes = uint64_t{20} << 30;
 };
 
 // Throughput requested with a create (x-ms-offer-throughput or autoscale settings).

@@ -187,6 +187,10 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   result.bytes = result.json.size();
   result.pkrange_id = settings_.partitions.Owner(write.epk).id;
   result.lsn = number;
+  const int64_t old_bytes = old ? static_cast<int64_t>(old->json.size()) : 0;
+  ORRERY_RETURN_IF_ERROR(AddSizeChange(write.epk, old ? nullptr : &request.partition_key,
+                                       old ? 0 : 1, static_cast<int64_t>(result.bytes) - old_bytes,
+                                       batch, pending));
 
   batch.Put(write.key, EncodeItemRecord(props.etag, result.json, number));
   const uint32_t partition = settings_.partitions.Owner(write.epk).number;
@@ -204,7 +208,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
 Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   ORRERY_ASSIGN_OR_RETURN(CheckedWrite write, CheckWrite(request));
   const std::string key = write.key;
-  std::unique_lock partition_lock = LockPartitionForUniqueKeys(write.epk);
+  std::unique_lock partition_lock = LockLogicalPartition(write.epk);
   std::lock_guard lock(StripeFor(key));
   CommitScope commit(*this);
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> existing, store_.Get(key));
@@ -257,6 +261,8 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   result.bytes = record->json.size();
   result.pkrange_id = settings_.partitions.Owner(epk).id;
   ORRERY_ASSIGN_OR_RETURN(result.lsn, AllocateLsn());
+  ORRERY_RETURN_IF_ERROR(
+      AddSizeChange(epk, nullptr, -1, -static_cast<int64_t>(result.bytes), batch, pending));
   batch.Delete(KeyFor(epk, id));
   if (record->lsn != 0) {
     batch.Delete(
@@ -362,7 +368,10 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
                     ChangeFeedContainerEnd(settings_.number));
   batch.DeleteRange(UniqueKeyPolicy::ContainerBegin(settings_.number),
                     UniqueKeyPolicy::ContainerEnd(settings_.number));
+  batch.DeleteRange(storage::keys::LogicalPartitionsBegin(settings_.number),
+                    storage::keys::LogicalPartitionsEnd(settings_.number));
   batch.Delete(IndexMarkerKey());
+  batch.Delete(SizesMarkerKey());
   // A rebuild still running would write entries after the drop.
   StopIndexRebuild();
 }

@@ -54,6 +54,8 @@ struct ContainerSettings {
   int64_t highest_ru_per_second = 0;
   // Set by the admin call; absent: the account's --enforce-throughput.
   std::optional<bool> enforce_throughput;
+  // --logical-partition-max-bytes (not persisted: the account's option).
+  uint64_t logical_partition_max_bytes = uint64_t{20} << 30;
 };
 
 enum class WriteKind { kCreate, kReplace, kUpsert };
@@ -210,6 +212,20 @@ class Container {
   // About how many bytes its items and index entries take in the store.
   uint64_t ApproximateStoredBytes() const;
 
+  // Logical partition sizes (container_sizes.cc): items and bytes (of the items' JSON)
+  // per full partition key, with the key as header JSON, in EPK order.
+  struct LogicalPartitionSize {
+    std::string epk;
+    int64_t items = 0;
+    int64_t bytes = 0;
+    std::string partition_key;
+  };
+  Result<std::vector<LogicalPartitionSize>> LogicalPartitionSizes() const;
+  // Counts the sizes of data written before they were kept (once; call before writes).
+  Status EnsureSizesCounted();
+  // The meta key that says the sizes are complete.
+  std::string SizesMarkerKey() const;
+
   // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the
   // background purge); returns how many.
   Result<size_t> PurgeExpired(size_t max_items);
@@ -260,7 +276,12 @@ class Container {
                              const json::Value* new_item, storage::WriteBatch& batch,
                              PendingRecords* pending);
   // Held by writers of containers with unique keys (an empty lock otherwise).
-  std::unique_lock<std::mutex> LockPartitionForUniqueKeys(std::string_view epk) const;
+  std::unique_lock<std::mutex> LockLogicalPartition(std::string_view epk) const;
+  // Adds a write's change of its logical partition's size to `batch`; Forbidden/1014
+  // when it would take the partition past its limit. `new_key` labels a new partition.
+  Status AddSizeChange(std::string_view epk, const partition::PartitionKeyValue* new_key,
+                       int64_t count_delta, int64_t bytes_delta, storage::WriteBatch& batch,
+                       PendingRecords* pending) const;
   // The text of `current` (an item version with `current_etag`) after `patch`.
   // Errors: PreconditionFailed (if_match, condition), BadRequest (operations, or a
   // change of id or partition key).

@@ -65,7 +65,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
   }
   std::sort(stripes.begin(), stripes.end());
   stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
-  std::unique_lock partition_lock = LockPartitionForUniqueKeys(epk);
+  std::unique_lock partition_lock = LockLogicalPartition(epk);
   std::vector<std::unique_lock<std::mutex>> locks;
   for (size_t s : stripes) locks.emplace_back(write_state_->stripes[s]);
 

@@ -65,7 +65,7 @@ Result<size_t> Container::PurgeExpired(size_t max_items) {
   for (const std::string& key : expired) {
     std::string_view epk, id;
     if (!storage::keys::ParseItem(key, epk, id)) continue;
-    std::unique_lock partition_lock = LockPartitionForUniqueKeys(epk);
+    std::unique_lock partition_lock = LockLogicalPartition(epk);
     std::lock_guard lock(StripeFor(key));
     CommitScope commit(*this);
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(key));

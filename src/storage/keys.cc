@@ -58,6 +58,24 @@ std::string ItemsEnd(uint32_t container_number) {
   return key;
 }
 
+std::string LogicalPartition(uint32_t container_number, std::string_view epk) {
+  return LogicalPartitionsBegin(container_number) + std::string(epk);
+}
+
+std::string LogicalPartitionsBegin(uint32_t container_number) {
+  std::string key(1, kLogicalPartitionSpace);
+  AppendFixed32BE(key, container_number);
+  return key;
+}
+
+std::string LogicalPartitionsEnd(uint32_t container_number) {
+  return LogicalPartitionsBegin(container_number + 1);
+}
+
+std::string_view LogicalPartitionEpk(std::string_view key) {
+  return key.size() < 5 ? std::string_view() : key.substr(5);
+}
+
 bool ParseItem(std::string_view key, std::string_view& epk, std::string_view& id) {
   if (key.size() < 6 || key[0] != kItemSpace) {
     return false;

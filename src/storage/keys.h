@@ -24,6 +24,9 @@ inline constexpr char kUniqueSpace = '\x12';
 // Change-feed entries by (container, physical partition, LSN) -> item key suffix; the
 // encoding below the prefix belongs to src/engine/change_feed.h.
 inline constexpr char kChangeFeedSpace = '\x13';
+// Logical partition sizes by (container, EPK) -> counter (storage/counter.h) of items
+// and bytes, labelled with the partition key value as JSON.
+inline constexpr char kLogicalPartitionSpace = '\x14';
 
 std::string Meta(std::string_view name);
 std::string Database(std::string_view database_id);
@@ -47,5 +50,12 @@ std::string ItemsFrom(uint32_t container_number, std::string_view epk);
 std::string ItemsEnd(uint32_t container_number);
 // Splits an item key into its EPK and id; false if it is not an item key.
 bool ParseItem(std::string_view key, std::string_view& epk, std::string_view& id);
+
+// The size counter of one logical partition (its full EPK), and all of a container's.
+std::string LogicalPartition(uint32_t container_number, std::string_view epk);
+std::string LogicalPartitionsBegin(uint32_t container_number);
+std::string LogicalPartitionsEnd(uint32_t container_number);
+// The EPK of a logical partition key.
+std::string_view LogicalPartitionEpk(std::string_view key);
 
 }  // namespace orrery::storage::keys

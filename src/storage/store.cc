@@ -4,6 +4,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/merge_operator.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
@@ -26,6 +27,29 @@ rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.s
 
 }  // namespace
 
+// Sums counters (storage/counter.h); an operand's label replaces the stored one.
+class CounterMergeOperator : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing, const rocksdb::Slice& value,
+             std::string* new_value, rocksdb::Logger*) const override {
+    Counter sum;
+    if (existing != nullptr) {
+      std::optional<Counter> old =
+          DecodeCounter(std::string_view(existing->data(), existing->size()));
+      if (!old) return false;
+      sum = std::move(*old);
+    }
+    std::optional<Counter> delta = DecodeCounter(std::string_view(value.data(), value.size()));
+    if (!delta) return false;
+    sum.count += delta->count;
+    sum.bytes += delta->bytes;
+    if (!delta->label.empty()) sum.label = std::move(delta->label);
+    *new_value = EncodeCounter(sum);
+    return true;
+  }
+  const char* Name() const override { return "orrery.counter"; }
+};
+
 struct WriteBatch::Rep {
   rocksdb::WriteBatch batch;
 };
@@ -40,6 +64,9 @@ void WriteBatch::Put(std::string_view key, std::string_view value) {
 }
 void WriteBatch::Delete(std::string_view key) {
   rep_->batch.Delete(ToSlice(key)).PermitUncheckedError();
+}
+void WriteBatch::AddToCounter(std::string_view key, const Counter& delta) {
+  rep_->batch.Merge(ToSlice(key), EncodeCounter(delta)).PermitUncheckedError();
 }
 void WriteBatch::DeleteRange(std::string_view begin, std::string_view end) {
   rep_->batch.DeleteRange(ToSlice(begin), ToSlice(end)).PermitUncheckedError();
@@ -89,6 +116,8 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // the default Snappy for a similar ratio on JSON. Blocks written before keep their
   // own compression and stay readable.
   db_options.compression = rocksdb::kLZ4Compression;
+  // Only counter keys are ever merged (WriteBatch::AddToCounter).
+  db_options.merge_operator = std::make_shared<CounterMergeOperator>();
 
   std::string path = options.path;
   if (options.in_memory) {

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "storage/counter.h"
 
 namespace orrery::storage {
 
@@ -35,6 +36,9 @@ class WriteBatch {
   void Delete(std::string_view key);
   // Deletes every key in [begin, end).
   void DeleteRange(std::string_view begin, std::string_view end);
+  // Adds `delta`'s count and bytes to the counter at `key` (storage/counter.h), and
+  // sets its label when `delta` has one; the key need not exist.
+  void AddToCounter(std::string_view key, const Counter& delta);
   size_t count() const;
 
  private:
