@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
@@ -16,10 +18,23 @@ HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx) {
                           ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
   const engine::ContainerSettings& settings = container->settings();
   const auto& partitions = settings.partitions.partitions();
-  const std::string etag = "\"" + std::to_string(partitions.size()) + "\"";
+  // The etag is the next partition number: partitions are numbered in the order splits
+  // create them, so an incremental read (wire-protocol.md §10.2) returns those numbered
+  // from the etag it sends on (the children of splits since, which list their parents).
+  const uint32_t next = settings.partitions.NextNumber();
+  const std::string etag = "\"" + std::to_string(next) + "\"";
   const std::string* if_none_match = ctx.Header(headers::kIfNoneMatch);
   const std::string* a_im = ctx.Header(headers::kAIm);
-  if (a_im != nullptr && if_none_match != nullptr && *if_none_match == etag) {
+  uint32_t newer_than = 0;
+  if (a_im != nullptr && if_none_match != nullptr) {
+    std::string known = *if_none_match;
+    known.erase(std::remove(known.begin(), known.end(), '"'), known.end());
+    if (!known.empty() && known.size() < 10 &&
+        known.find_first_not_of("0123456789") == known.npos) {
+      newer_than = static_cast<uint32_t>(std::stoul(known));
+    }
+  }
+  if (a_im != nullptr && if_none_match != nullptr && newer_than >= next) {
     // Incremental refresh with nothing new (wire-protocol.md §10.2).
     http::Response response;
     response.status = 304;
@@ -31,6 +46,7 @@ HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx) {
   engine::FeedPage page;
   const double fraction = 1.0 / static_cast<double>(partitions.size());
   for (const auto& p : partitions) {
+    if (p.number < newer_than) continue;
     std::string rid =
         engine::PartitionKeyRangeRid(settings.database_number, settings.number, p.number);
     json::Array parents;

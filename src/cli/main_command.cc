@@ -37,6 +37,9 @@ int Main(int argc, char** argv) {
                         "The account's default consistency: Strong, BoundedStaleness, Session "
                         "(default), ConsistentPrefix or Eventual");
   serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: one per core)");
+  serve_cmd->add_option("--partition-split-bytes", serve.partition_split_bytes,
+                        "A physical partition holding more bytes of items splits in two "
+                        "(default 53687091200, 50 GB)");
   serve_cmd->add_option("--logical-partition-max-bytes", serve.logical_partition_max_bytes,
                         "Bytes one logical partition may hold (default 21474836480, 20 GB)");
 

@@ -55,6 +55,8 @@ int RunServe(const ServeOptions& options) {
     return Fail("--logical-partition-max-bytes must be at least 1");
   }
   account_options.logical_partition_max_bytes = options.logical_partition_max_bytes;
+  if (options.partition_split_bytes == 0) return Fail("--partition-split-bytes must be at least 1");
+  account_options.partition_split_bytes = options.partition_split_bytes;
   Result<std::unique_ptr<engine::Account>> account = engine::Account::Open(account_options);
   if (!account.ok()) {
     return Fail(account.status().message());

@@ -23,6 +23,7 @@ struct ServeOptions {
   bool enforce_throughput = false;
   std::string consistency_level = "Session";
   uint64_t logical_partition_max_bytes = uint64_t{20} << 30;
+  uint64_t partition_split_bytes = uint64_t{50} << 30;
   int threads = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "common/log.h"
 #include "engine/container_definition.h"
 #include "engine/etag.h"
 #include "engine/item_rules.h"
@@ -77,9 +78,18 @@ Status ValidateThroughput(const ThroughputRequest& t) {
 }
 
 Account::Account(AccountOptions options, std::unique_ptr<storage::Store> store)
-    : options_(std::move(options)), store_(std::move(store)) {
+    : options_(std::move(options)), store_(std::move(store)) {}
+
+// After Load: the background work reads the catalog Load builds.
+void Account::StartBackgroundWork() {
   if (options_.background_ttl_purge) {
     ttl_purger_ = std::make_unique<TtlPurger>([this] { return AllContainers(); });
+  }
+  if (options_.background_splits) {
+    splitter_ = std::make_unique<BackgroundTask>(std::chrono::milliseconds(200), [this] {
+      Status status = SplitWhereNeeded();
+      if (!status.ok()) Log(LogLevel::kWarn, "partition split failed: " + status.ToString());
+    });
   }
 }
 
@@ -88,10 +98,12 @@ Result<std::unique_ptr<Account>> Account::Open(const AccountOptions& options) {
                           storage::Store::Open(options.store));
   std::unique_ptr<Account> account(new Account(options, std::move(store)));
   ORRERY_RETURN_IF_ERROR(account->Load());
+  account->StartBackgroundWork();
   return account;
 }
 
 Status Account::Load() {
+  ORRERY_RETURN_IF_ERROR(UndoUnfinishedSplits());
   Status parse_status;
   ORRERY_RETURN_IF_ERROR(
       store_->Scan(storage::keys::DatabasesBegin(), storage::keys::DatabasesEnd(),

@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "engine/background_task.h"
 #include "engine/container.h"
 #include "engine/index_rebuilder.h"
 #include "engine/number_allocator.h"
@@ -37,6 +38,11 @@ struct AccountOptions {
   // A logical partition (one full partition key value) holds at most this many bytes
   // of items (403/1014 beyond), as the service's 20 GB.
   uint64_t logical_partition_max_bytes = uint64_t{20} << 30;
+  // A physical partition whose items take more than this splits in two (the
+  // service's 50 GB); splits also add partitions for throughput replaces beyond
+  // partitions x 10,000 RU/s. `background_splits` off: only SplitWhereNeeded splits.
+  uint64_t partition_split_bytes = uint64_t{50} << 30;
+  bool background_splits = true;
 };
 
 // Throughput requested with a create (x-ms-offer-throughput or autoscale settings).
@@ -99,6 +105,17 @@ class Account {
   // --enforce-throughput; kept across restarts. Errors: NotFound.
   Status SetThroughputEnforcement(std::string_view database_id, std::string_view id, bool enforced);
 
+  // Splits (account_split.cc). Splits live partition `number` of a container at EPK
+  // `at`, online and crash-safe: the children replace it in one synced commit, and an
+  // interrupted split is undone on start. Errors: NotFound, BadRequest (`at` not inside
+  // the partition), and storage errors.
+  Status SplitPartition(std::string_view database_id, std::string_view id, uint32_t number,
+                        const std::string& at);
+  // One round of the background splitter: every partition past partition_split_bytes
+  // with more than one logical partition splits where it halves its data, and
+  // containers with a pending throughput replace split until they can serve it.
+  Status SplitWhereNeeded();
+
   // Brings the store to its compacted steady state at once (storage::Store::CompactAll).
   Status CompactStorage() { return store_->CompactAll(); }
 
@@ -127,6 +144,12 @@ class Account {
   std::vector<std::shared_ptr<throughput::PartitionBudget>> SharedBudgets(
       const ThroughputRequest& throughput) const;
   static json::Value DatabaseRecord(const DatabaseEntry& database);
+  // account_split.cc: undoes splits a crash interrupted (on start); applies a pending
+  // throughput replace once the partitions can serve it.
+  Status UndoUnfinishedSplits();
+  void StartBackgroundWork();
+  Status ApplyPendingThroughput(std::string_view database_id, std::string_view id);
+  Status SplitContainerWhereNeeded(const std::shared_ptr<Container>& container);
   // Containers of the database without throughput of their own, and their stored
   // bytes. Call with mutex_ held.
   size_t SharingContainers(std::string_view database_id) const;
@@ -144,6 +167,8 @@ class Account {
   IndexRebuilder index_rebuilder_;
   // Last, for the same reason: the background deletion of expired items.
   std::unique_ptr<TtlPurger> ttl_purger_;
+  std::mutex split_mutex_;  // one split at a time
+  std::unique_ptr<BackgroundTask> splitter_;
 };
 
 }  // namespace orrery::engine

@@ -252,3 +252,35 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
 }
 
 }  // namespace orrery::engine
+
+namespace orrery::engine {
+
+Status Account::ApplyPendingThroughput(std::string_view database_id, std::string_view id) {
+  std::unique_lock lock(mutex_);
+  auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
+  if (it == containers_.end()) return Status::Ok();
+  ContainerSettings settings = it->second->settings();
+  const int64_t pending = settings.pending_ru_per_second;
+  const int64_t servable =
+      static_cast<int64_t>(settings.partitions.partitions().size()) * kMaxPartitionThroughput;
+  if (pending == 0 || pending > servable) return Status::Ok();
+  // The replace the splits waited for, of the kind the throughput already has.
+  if (settings.manual_ru_per_second) {
+    settings.manual_ru_per_second = pending;
+  } else {
+    settings.autoscale_max_ru_per_second = pending;
+  }
+  settings.highest_ru_per_second = std::max(settings.highest_ru_per_second, pending);
+  settings.pending_ru_per_second = 0;
+  storage::WriteBatch batch;
+  batch.Put(storage::keys::Container(database_id, id), json::Write(ContainerRecord(settings)));
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
+                          OpenContainer(std::move(settings), it->second->write_state()));
+  replaced->throughput_ledger().SetRate(static_cast<double>(pending),
+                                        std::chrono::steady_clock::now());
+  it->second = std::move(replaced);
+  return Status::Ok();
+}
+
+}  // namespace orrery::engine

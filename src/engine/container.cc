@@ -68,6 +68,9 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
   if (!write_state_->write_policy) {
     write_state_->write_policy = std::make_shared<const index::IndexingPolicy>(indexing_);
   }
+  if (!write_state_->write_map) {
+    write_state_->write_map = std::make_shared<const PartitionMap>(settings_.partitions);
+  }
 }
 
 std::vector<const PhysicalPartition*> Container::PartitionsIn(const ReadScope& scope) const {
@@ -185,7 +188,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   result.etag = props.etag;
   result.created = !alive;
   result.bytes = result.json.size();
-  result.pkrange_id = settings_.partitions.Owner(write.epk).id;
+  result.pkrange_id = write_state_->write_map->Owner(write.epk).id;
   result.lsn = number;
   const int64_t old_bytes = old ? static_cast<int64_t>(old->json.size()) : 0;
   ORRERY_RETURN_IF_ERROR(AddSizeChange(write.epk, old ? nullptr : &request.partition_key,
@@ -193,12 +196,14 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
                                        batch, pending));
 
   batch.Put(write.key, EncodeItemRecord(props.etag, result.json, number));
-  const uint32_t partition = settings_.partitions.Owner(write.epk).number;
-  if (old && old->lsn != 0) batch.Delete(ChangeFeedKey(settings_.number, partition, old->lsn));
-  batch.Put(ChangeFeedKey(settings_.number, partition, number),
-            storage::keys::ItemSuffix(write.epk, write.id));
+  const std::vector<uint32_t> partitions = WritePartitionsOf(write.epk);
+  for (uint32_t partition : partitions) {
+    if (old && old->lsn != 0) batch.Delete(ChangeFeedKey(settings_.number, partition, old->lsn));
+    batch.Put(ChangeFeedKey(settings_.number, partition, number),
+              storage::keys::ItemSuffix(write.epk, write.id));
+  }
   const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
-  result.index_terms = new_terms.size();
+  result.index_terms = new_terms.size() / partitions.size();
   AddIndexChanges(batch,
                   old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{},
                   new_terms);
@@ -208,6 +213,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
 Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   ORRERY_ASSIGN_OR_RETURN(CheckedWrite write, CheckWrite(request));
   const std::string key = write.key;
+  std::shared_lock split_lock = EnterWrite();
   std::unique_lock partition_lock = LockLogicalPartition(write.epk);
   std::lock_guard lock(StripeFor(key));
   CommitScope commit(*this);
@@ -259,17 +265,19 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   }
   ItemResult result;
   result.bytes = record->json.size();
-  result.pkrange_id = settings_.partitions.Owner(epk).id;
+  result.pkrange_id = write_state_->write_map->Owner(epk).id;
   ORRERY_ASSIGN_OR_RETURN(result.lsn, AllocateLsn());
   ORRERY_RETURN_IF_ERROR(
       AddSizeChange(epk, nullptr, -1, -static_cast<int64_t>(result.bytes), batch, pending));
   batch.Delete(KeyFor(epk, id));
+  const std::vector<uint32_t> partitions = WritePartitionsOf(epk);
   if (record->lsn != 0) {
-    batch.Delete(
-        ChangeFeedKey(settings_.number, settings_.partitions.Owner(epk).number, record->lsn));
+    for (uint32_t partition : partitions) {
+      batch.Delete(ChangeFeedKey(settings_.number, partition, record->lsn));
+    }
   }
   const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
-  result.index_terms = old_terms.size();
+  result.index_terms = old_terms.size() / partitions.size();
   AddIndexChanges(batch, old_terms, {});
   if (!unique_keys_.empty()) {
     Result<json::Value> old_item = json::Parse(record->json);
@@ -285,6 +293,7 @@ Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key
                                          std::optional<std::string_view> if_match) {
   ORRERY_ASSIGN_OR_RETURN(std::string epk, EpkOf(key));
   const std::string storage_key = KeyFor(epk, id);
+  std::shared_lock split_lock = EnterWrite();
   std::lock_guard lock(StripeFor(storage_key));
   CommitScope commit(*this);
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(storage_key));

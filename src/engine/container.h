@@ -105,6 +105,21 @@ struct ContainerWriteState {
   std::multiset<uint64_t> in_flight_lsns;
   // Budgets and usage per physical partition (provisioned by the account).
   throughput::ThroughputLedger throughput;
+  // Splits (container_split.cc). Every write holds split_mutex shared (SplitGate);
+  // a split's commit holds it exclusively. write_map is the partition map writes file
+  // their index and change-feed entries under, so that a Container object of before a
+  // split writes under the map after it. `split` is set while a split copies its
+  // parent's entries: writes to the parent then file them under the child too.
+  struct SplitInProgress {
+    uint32_t parent = 0;
+    std::string at;  // the children's boundary
+    uint32_t left = 0;
+    uint32_t right = 0;
+  };
+  std::shared_mutex split_mutex;
+  std::atomic<bool> split_commit_waiting{false};
+  std::shared_ptr<const PartitionMap> write_map;
+  std::optional<SplitInProgress> split;
   // The policy writers index under. Replaced only while every stripe is held, so a
   // writer (which holds its item's stripe) indexes under one policy from start to end,
   // even when it still holds the Container object of before a policy change.
@@ -240,7 +255,22 @@ class Container {
   bool WaitForSpareThroughput(std::string_view epk, std::string_view id, std::string_view stored,
                               uint64_t generation) const;
   std::mutex& StripeFor(std::string_view key) const;
+  // Held by every write for its whole duration (see ContainerWriteState::split_mutex);
+  // waits while a split commits.
+  std::shared_lock<std::shared_mutex> EnterWrite() const;
+  // The partitions a write of `epk` files its index and change-feed entries under: its
+  // owner in write_map and, while that partition splits, the child that will own it.
+  // Call inside EnterWrite.
+  std::vector<uint32_t> WritePartitionsOf(std::string_view epk) const;
 
+ public:
+  // Splits (container_split.cc; account_split.cc runs them). REQUIRES: the write
+  // state's `split` is set. Files every item of `parent` under its child.
+  Status CopyForSplit(uint32_t parent) const;
+  // Deletes the index and change-feed entries filed under `partition`.
+  void AddPartitionDropToBatch(uint32_t partition, storage::WriteBatch& batch) const;
+
+ private:
   // The steps of a write, shared by single writes and transactional batches: checks
   // that need no lock; then, under the item's stripe, the write added to `batch` given
   // the item's current record (nullopt: absent).

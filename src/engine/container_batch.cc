@@ -65,6 +65,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
   }
   std::sort(stripes.begin(), stripes.end());
   stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+  std::shared_lock split_lock = EnterWrite();
   std::unique_lock partition_lock = LockLogicalPartition(epk);
   std::vector<std::unique_lock<std::mutex>> locks;
   for (size_t s : stripes) locks.emplace_back(write_state_->stripes[s]);
@@ -88,7 +89,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
         read.etag = std::string(record->etag);
         read.json = std::string(record->json);
         read.bytes = record->json.size();
-        read.pkrange_id = settings_.partitions.Owner(epk).id;
+        read.pkrange_id = write_state_->write_map->Owner(epk).id;
         read.lsn = current_lsn();
         results[i].not_modified =
             op.if_none_match && (*op.if_none_match == read.etag || *op.if_none_match == "*");

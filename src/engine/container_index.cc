@@ -20,8 +20,17 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
                                                 std::string_view id) const {
   const index::IndexingPolicy& policy = *write_state_->write_policy;
   if (!policy.enabled()) return {};
-  const uint32_t partition = settings_.partitions.Owner(epk).number;
-  return index::EntryKeys(policy, item, index::ItemLocation{settings_.number, partition, epk, id});
+  std::vector<std::string> keys;
+  for (uint32_t partition : WritePartitionsOf(epk)) {
+    std::vector<std::string> more =
+        index::EntryKeys(policy, item, index::ItemLocation{settings_.number, partition, epk, id});
+    keys.insert(keys.end(), std::make_move_iterator(more.begin()),
+                std::make_move_iterator(more.end()));
+  }
+  // Partitions in increasing order give sorted keys, except while a split files under
+  // a child as well.
+  if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
+  return keys;
 }
 
 std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::string_view epk,
@@ -85,8 +94,12 @@ bool Container::WaitForSpareThroughput(std::string_view epk, std::string_view id
   if (!state.throughput.enforced()) return true;
   std::optional<ItemRecordView> record = DecodeItemRecord(stored);
   if (!record) return true;
-  const double charge = throughput::kWritePerIndexTermCharge *
-                        static_cast<double>(IndexKeysOf(record->json, epk, id).size());
+  double charge = 0;
+  {
+    std::shared_lock split_lock = EnterWrite();
+    charge = throughput::kWritePerIndexTermCharge *
+             static_cast<double>(IndexKeysOf(record->json, epk, id).size());
+  }
   const uint32_t partition = settings_.partitions.Owner(epk).number;
   while (!state.throughput.TakeSpare(partition, charge, std::chrono::steady_clock::now())) {
     if (state.index_generation.load() != generation) return false;
@@ -132,6 +145,7 @@ Status Container::RebuildIndex(uint64_t generation) const {
     // either happened before (and is what we index) or after (and replaces these
     // entries itself, under the same policy), so no entry of a stale version survives.
     const std::string item_key(key);
+    std::shared_lock split_lock = EnterWrite();
     std::lock_guard lock(StripeFor(item_key));
     Result<std::optional<std::string>> current = store_.Get(item_key);
     if (!current.ok()) {

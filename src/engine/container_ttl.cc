@@ -65,6 +65,7 @@ Result<size_t> Container::PurgeExpired(size_t max_items) {
   for (const std::string& key : expired) {
     std::string_view epk, id;
     if (!storage::keys::ParseItem(key, epk, id)) continue;
+    std::shared_lock split_lock = EnterWrite();
     std::unique_lock partition_lock = LockLogicalPartition(epk);
     std::lock_guard lock(StripeFor(key));
     CommitScope commit(*this);

@@ -21,8 +21,9 @@ EpkRange Intersect(const EpkRange& a, const EpkRange& b) {
   return out;
 }
 
-PartitionMap::PartitionMap(std::vector<PhysicalPartition> partitions)
-    : partitions_(std::move(partitions)) {
+PartitionMap::PartitionMap(std::vector<PhysicalPartition> partitions,
+                           std::vector<PhysicalPartition> retired)
+    : partitions_(std::move(partitions)), retired_(std::move(retired)) {
   std::sort(partitions_.begin(), partitions_.end(),
             [](const PhysicalPartition& a, const PhysicalPartition& b) {
               return a.min_inclusive < b.min_inclusive;
@@ -51,8 +52,10 @@ const PhysicalPartition& PartitionMap::Owner(std::string_view epk) const {
 }
 
 const PhysicalPartition* PartitionMap::FindById(std::string_view id) const {
-  for (const auto& p : partitions_) {
-    if (p.id == id) return &p;
+  for (const auto* list : {&partitions_, &retired_}) {
+    for (const auto& p : *list) {
+      if (p.id == id) return &p;
+    }
   }
   return nullptr;
 }
@@ -66,18 +69,56 @@ int PartitionMap::CountOverlapping(const EpkRange& range) const {
   return n;
 }
 
+uint32_t PartitionMap::NextNumber() const {
+  uint32_t next = 0;
+  for (const auto* list : {&partitions_, &retired_}) {
+    for (const PhysicalPartition& p : *list) next = std::max(next, p.number + 1);
+  }
+  return next;
+}
+
+PartitionMap PartitionMap::Split(uint32_t number, const std::string& at, uint32_t left,
+                                 uint32_t right) const {
+  std::vector<PhysicalPartition> live;
+  std::vector<PhysicalPartition> retired = retired_;
+  for (const PhysicalPartition& p : partitions_) {
+    if (p.number != number) {
+      live.push_back(p);
+      continue;
+    }
+    PhysicalPartition low = p;
+    low.number = left;
+    low.id = std::to_string(left);
+    low.max_exclusive = at;
+    low.parents.push_back(p.id);
+    PhysicalPartition high = low;
+    high.number = right;
+    high.id = std::to_string(right);
+    high.min_inclusive = at;
+    high.max_exclusive = p.max_exclusive;
+    live.push_back(std::move(low));
+    live.push_back(std::move(high));
+    retired.push_back(p);
+  }
+  return PartitionMap(std::move(live), std::move(retired));
+}
+
 json::Value PartitionMap::ToJson() const {
   json::Array array;
-  for (const auto& p : partitions_) {
-    json::Array parents;
-    for (const auto& parent : p.parents) parents.push_back(json::Value::String(parent));
-    array.push_back(json::Value::MakeObject({
-        {"id", json::Value::String(p.id)},
-        {"number", json::Value::Int(p.number)},
-        {"min", json::Value::String(p.min_inclusive)},
-        {"max", json::Value::String(p.max_exclusive)},
-        {"parents", json::Value::MakeArray(std::move(parents))},
-    }));
+  for (const auto* list : {&partitions_, &retired_}) {
+    for (const auto& p : *list) {
+      json::Array parents;
+      for (const auto& parent : p.parents) parents.push_back(json::Value::String(parent));
+      json::Value entry = json::Value::MakeObject({
+          {"id", json::Value::String(p.id)},
+          {"number", json::Value::Int(p.number)},
+          {"min", json::Value::String(p.min_inclusive)},
+          {"max", json::Value::String(p.max_exclusive)},
+          {"parents", json::Value::MakeArray(std::move(parents))},
+      });
+      if (list == &retired_) entry.Set("retired", json::Value::Bool(true));
+      array.push_back(std::move(entry));
+    }
   }
   return json::Value::MakeArray(std::move(array));
 }
@@ -85,6 +126,7 @@ json::Value PartitionMap::ToJson() const {
 std::optional<PartitionMap> PartitionMap::FromJson(const json::Value& value) {
   if (!value.is_array()) return std::nullopt;
   std::vector<PhysicalPartition> partitions;
+  std::vector<PhysicalPartition> retired;
   for (const auto& entry : value.as_array()) {
     const json::Value* id = entry.Find("id");
     const json::Value* number = entry.Find("number");
@@ -104,9 +146,11 @@ std::optional<PartitionMap> PartitionMap::FromJson(const json::Value& value) {
         if (parent.is_string()) p.parents.push_back(parent.as_string());
       }
     }
-    partitions.push_back(std::move(p));
+    const json::Value* is_retired = entry.Find("retired");
+    (is_retired && is_retired->is_bool() && is_retired->as_bool() ? retired : partitions)
+        .push_back(std::move(p));
   }
-  return PartitionMap(std::move(partitions));
+  return PartitionMap(std::move(partitions), std::move(retired));
 }
 
 }  // namespace orrery::engine

@@ -4,13 +4,11 @@
 // number per container, so the purge never holds up requests for long. Stops and joins
 // its thread when destroyed.
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
+#include "engine/background_task.h"
 #include "engine/container.h"
 
 namespace orrery::engine {
@@ -19,18 +17,12 @@ class TtlPurger {
  public:
   using ContainerList = std::function<std::vector<std::shared_ptr<Container>>()>;
   explicit TtlPurger(ContainerList containers);
-  TtlPurger(const TtlPurger&) = delete;
-  TtlPurger& operator=(const TtlPurger&) = delete;
-  ~TtlPurger();
 
  private:
-  void Run();
+  void PurgeRound() const;
 
   ContainerList containers_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::thread thread_;
+  BackgroundTask task_;  // last: it runs PurgeRound until destroyed
 };
 
 }  // namespace orrery::engine

@@ -116,6 +116,16 @@ std::string ContainerEnd(uint32_t container) {
   return key;
 }
 
+std::string PartitionBegin(uint32_t container, uint32_t partition) {
+  std::string key = ContainerBegin(container);
+  AppendFixed32BE(key, partition);
+  return key;
+}
+
+uint32_t PartitionOf(std::string_view entry_key) {
+  return entry_key.size() < 9 ? 0 : DecodeFixed32BE(entry_key.substr(5, 4));
+}
+
 std::optional<EntryView> ParseEntry(std::string_view rest) {
   if (rest.empty()) return std::nullopt;
   const auto tag = static_cast<ValueTag>(static_cast<uint8_t>(rest[0]));

@@ -51,6 +51,10 @@ std::string EntryKey(std::string_view path_prefix, const json::Value& value, std
 // All entries of a container (for dropping or rebuilding its index).
 std::string ContainerBegin(uint32_t container);
 std::string ContainerEnd(uint32_t container);
+// The first entry key of one physical partition (PartitionBegin(c, p + 1) ends it), and
+// the partition of an entry key.
+std::string PartitionBegin(uint32_t container, uint32_t partition);
+uint32_t PartitionOf(std::string_view entry_key);
 
 // What follows the path prefix in an entry key.
 struct EntryView {

@@ -1,0 +1,234 @@
+// Physical partition splits: online, crash-safe, and invisible to clients.
+//
+// A split of partition P at EPK `at` into children L (below `at`) and R:
+//   1. an intent record (meta "split/<container number>") is synced;
+//   2. while the write state's `split` is set, writes to P file their index and
+//      change-feed entries under P and under their child, and CopyForSplit files every
+//      existing item under its child (container_split.cc);
+//   3. the commit, with writes held for a moment: one synced batch stores the container
+//      record with the new partition map (P retired, its id still resolving to its
+//      range), deletes P's entries and the intent. Items, logical partition sizes and
+//      unique keys are keyed by EPK and do not move.
+// On start an intent means the commit never happened: the children's entries are
+// deleted and the split is as if never started.
+
+#include <algorithm>
+#include <mutex>
+
+#include "engine/account.h"
+#include "engine/change_feed.h"
+#include "index/index_key.h"
+#include "json/json.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+namespace {
+
+constexpr const char* kSplitIntentPrefix = "split/";
+
+std::string IntentKey(uint32_t container) {
+  return storage::keys::Meta(kSplitIntentPrefix + std::to_string(container));
+}
+
+// The children's entries of an undone split.
+void AddChildDropToBatch(uint32_t container, uint32_t left, uint32_t right,
+                         storage::WriteBatch& batch) {
+  for (uint32_t child : {left, right}) {
+    batch.DeleteRange(index::PartitionBegin(container, child),
+                      index::PartitionBegin(container, child + 1));
+    batch.DeleteRange(ChangeFeedBegin(container, child, 0), ChangeFeedEnd(container, child));
+  }
+}
+
+__extension__ typedef unsigned __int128 Uint128;
+
+// V2 and MultiHash EPKs lie in [0, 2^126) read as 32 hex digits ("FF": the end).
+Uint128 EpkNumber(const std::string& epk) {
+  if (epk == "FF") return static_cast<Uint128>(1) << 126;
+  Uint128 n = 0;
+  for (size_t i = 0; i < 32; ++i) {
+    const char c = i < epk.size() ? epk[i] : '0';
+    n = n * 16 + static_cast<unsigned>(c <= '9' ? c - '0' : c - 'A' + 10);
+  }
+  return n;
+}
+
+std::string EpkOfNumber(Uint128 n) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string hex(32, '0');
+  for (int i = 31; i >= 0; --i) {
+    hex[static_cast<size_t>(i)] = kDigits[static_cast<unsigned>(n & 15)];
+    n >>= 4;
+  }
+  return hex;
+}
+
+// Where a partition splits: at the logical partition that halves its bytes, or (no
+// data to halve: a split for throughput) in the middle of its range. Empty when it
+// cannot split (one logical partition holds more than half of it, and nothing else).
+std::string SplitPoint(const PhysicalPartition& p,
+                       const std::vector<Container::LogicalPartitionSize>& sizes) {
+  std::vector<const Container::LogicalPartitionSize*> inside;
+  int64_t total = 0;
+  for (const auto& s : sizes) {
+    if (!p.Contains(s.epk)) continue;
+    inside.push_back(&s);
+    total += s.bytes;
+  }
+  if (inside.size() >= 2) {
+    int64_t below = 0;
+    for (size_t i = 0; i + 1 < inside.size(); ++i) {
+      below += inside[i]->bytes;
+      if (2 * below >= total) return inside[i + 1]->epk;
+    }
+    return inside.back()->epk;
+  }
+  if (!inside.empty()) return "";  // one logical partition cannot be split
+  const Uint128 low = EpkNumber(p.min_inclusive);
+  const Uint128 high = EpkNumber(p.max_exclusive);
+  if (high - low < 2) return "";
+  return EpkOfNumber(low + (high - low) / 2);
+}
+
+}  // namespace
+
+Status Account::UndoUnfinishedSplits() {
+  std::vector<std::pair<std::string, json::Value>> intents;
+  const std::string prefix = storage::keys::Meta(kSplitIntentPrefix);
+  std::string end = prefix;
+  end.back() = static_cast<char>(end.back() + 1);
+  ORRERY_RETURN_IF_ERROR(store_->Scan(prefix, end, [&](std::string_view key, std::string_view v) {
+    Result<json::Value> intent = json::Parse(v);
+    if (intent.ok()) intents.emplace_back(std::string(key), std::move(*intent));
+    return true;
+  }));
+  for (const auto& [key, intent] : intents) {
+    storage::WriteBatch batch;
+    const auto number = [&](const char* name) {
+      const json::Value* v = intent.Find(name);
+      return v && v->is_number() ? static_cast<uint32_t>(v->as_double()) : 0u;
+    };
+    AddChildDropToBatch(number("container"), number("left"), number("right"), batch);
+    batch.Delete(key);
+    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  }
+  return Status::Ok();
+}
+
+Status Account::SplitPartition(std::string_view database_id, std::string_view id, uint32_t number,
+                               const std::string& at) {
+  std::lock_guard one_at_a_time(split_mutex_);
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container, GetContainer(database_id, id));
+  const std::shared_ptr<ContainerWriteState> state = container->write_state();
+  const PartitionMap map = *state->write_map;
+  const PhysicalPartition* parent = nullptr;
+  for (const PhysicalPartition& p : map.partitions()) {
+    if (p.number == number) parent = &p;
+  }
+  if (parent == nullptr) return Status::NotFound("No live partition " + std::to_string(number));
+  if (at <= parent->min_inclusive ||
+      (parent->max_exclusive != "FF" && at >= parent->max_exclusive)) {
+    return Status::BadRequest("The split point is not inside the partition.");
+  }
+  const uint32_t c = container->settings().number;
+  ContainerWriteState::SplitInProgress split{number, at, map.NextNumber(), map.NextNumber() + 1};
+
+  storage::WriteBatch intent;
+  intent.Put(IntentKey(c), json::Write(json::Value::MakeObject({
+                               {"container", json::Value::Int(c)},
+                               {"parent", json::Value::Int(split.parent)},
+                               {"at", json::Value::String(at)},
+                               {"left", json::Value::Int(split.left)},
+                               {"right", json::Value::Int(split.right)},
+                           })));
+  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(intent));
+  const auto set_split = [&](std::optional<ContainerWriteState::SplitInProgress> value) {
+    state->split_commit_waiting = true;
+    std::unique_lock exclusive(state->split_mutex);
+    state->split = std::move(value);
+    state->split_commit_waiting = false;
+  };
+  set_split(split);
+  if (Status copied = container->CopyForSplit(number); !copied.ok()) {
+    set_split(std::nullopt);
+    storage::WriteBatch undo;
+    AddChildDropToBatch(c, split.left, split.right, undo);
+    undo.Delete(IntentKey(c));
+    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(undo));
+    return copied;
+  }
+
+  // The commit. The catalog lock keeps the container record ours; the split lock held
+  // exclusively keeps every write out while the map changes.
+  std::unique_lock catalog(mutex_);
+  auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
+  auto db = databases_.find(database_id);
+  if (it == containers_.end() || db == databases_.end() || it->second->write_state() != state) {
+    catalog.unlock();
+    set_split(std::nullopt);
+    return Status::NotFound("The container was deleted during the split.");
+  }
+  ContainerSettings settings = it->second->settings();
+  settings.partitions = map.Split(number, at, split.left, split.right);
+  storage::WriteBatch commit;
+  commit.Put(storage::keys::Container(database_id, id), json::Write(ContainerRecord(settings)));
+  container->AddPartitionDropToBatch(number, commit);
+  commit.Delete(IntentKey(c));
+  {
+    state->split_commit_waiting = true;
+    std::unique_lock exclusive(state->split_mutex);
+    Status written = store_->WriteSynced(commit);
+    if (written.ok()) {
+      state->write_map = std::make_shared<const PartitionMap>(settings.partitions);
+    }
+    state->split.reset();
+    state->split_commit_waiting = false;
+    ORRERY_RETURN_IF_ERROR(written);
+  }
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
+                          OpenContainer(std::move(settings), state));
+  ProvisionThroughput(*replaced, db->second);
+  it->second = std::move(replaced);
+  return Status::Ok();
+}
+
+Status Account::SplitWhereNeeded() {
+  for (const std::shared_ptr<Container>& container : AllContainers()) {
+    ORRERY_RETURN_IF_ERROR(SplitContainerWhereNeeded(container));
+  }
+  return Status::Ok();
+}
+
+Status Account::SplitContainerWhereNeeded(const std::shared_ptr<Container>& container) {
+  const ContainerSettings& s = container->settings();
+  const bool v2 = s.partition_key.is_hierarchical() || s.partition_key.version == 2;
+  if (!v2 || !container->write_state()->index_ready) return Status::Ok();
+  const auto& live = s.partitions.partitions();
+  const int64_t servable = static_cast<int64_t>(live.size()) * kMaxPartitionThroughput;
+  const bool for_throughput = s.pending_ru_per_second > servable;
+  ORRERY_ASSIGN_OR_RETURN(std::vector<Container::LogicalPartitionSize> sizes,
+                          container->LogicalPartitionSizes());
+  // The fullest partition first.
+  std::vector<std::pair<int64_t, const PhysicalPartition*>> by_bytes;
+  for (const PhysicalPartition& p : live) {
+    int64_t bytes = 0;
+    for (const auto& size : sizes) {
+      if (p.Contains(size.epk)) bytes += size.bytes;
+    }
+    by_bytes.emplace_back(bytes, &p);
+  }
+  std::sort(by_bytes.begin(), by_bytes.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [bytes, partition] : by_bytes) {
+    const bool too_big = static_cast<uint64_t>(bytes) > options_.partition_split_bytes;
+    if (!too_big && !for_throughput) continue;
+    const std::string at = SplitPoint(*partition, sizes);
+    if (at.empty()) continue;
+    ORRERY_RETURN_IF_ERROR(SplitPartition(s.database_id, s.id, partition->number, at));
+    if (for_throughput) return ApplyPendingThroughput(s.database_id, s.id);
+    return Status::Ok();  // one split per container and round: the sizes changed
+  }
+  return Status::Ok();
+}
+
+}  // namespace orrery::engine

@@ -1,0 +1,89 @@
+// The container's side of a physical partition split (account_split.cc runs it):
+// while a split copies, every write to the parent's range files its index and
+// change-feed entries under the parent and under the child that will own it, and
+// CopyForSplit files every existing item under its child the same way, each item
+// under its write lock, from its current version (as the index rebuild does). At the
+// commit the children replace the parent and the parent's entries are deleted.
+
+#include <chrono>
+#include <thread>
+
+#include "engine/change_feed.h"
+#include "engine/container.h"
+#include "engine/item_record.h"
+#include "index/index_key.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+
+std::shared_lock<std::shared_mutex> Container::EnterWrite() const {
+  // A split's commit waits for the writes in flight; new ones wait for it, so that a
+  // steady stream of writes cannot hold the commit off.
+  while (write_state_->split_commit_waiting.load(std::memory_order_acquire)) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return std::shared_lock(write_state_->split_mutex);
+}
+
+std::vector<uint32_t> Container::WritePartitionsOf(std::string_view epk) const {
+  const ContainerWriteState& state = *write_state_;
+  const uint32_t owner = state.write_map->Owner(epk).number;
+  if (state.split && state.split->parent == owner) {
+    return {owner, epk < state.split->at ? state.split->left : state.split->right};
+  }
+  return {owner};
+}
+
+Status Container::CopyForSplit(uint32_t parent) const {
+  const PhysicalPartition* p = nullptr;
+  for (const PhysicalPartition& candidate : write_state_->write_map->partitions()) {
+    if (candidate.number == parent) p = &candidate;
+  }
+  if (p == nullptr) return Status::Internal("the partition to split is not live");
+  const std::string begin = storage::keys::ItemsFrom(settings_.number, p->min_inclusive);
+  const std::string end = p->max_exclusive == "FF"
+                              ? storage::keys::ItemsEnd(settings_.number)
+                              : storage::keys::ItemsFrom(settings_.number, p->max_exclusive);
+  Status status;
+  ORRERY_RETURN_IF_ERROR(store_.Scan(
+      begin, end,
+      [&](std::string_view key, std::string_view) {
+        std::string_view epk, id;
+        if (!storage::keys::ParseItem(key, epk, id)) return true;
+        const std::string item_key(key);
+        std::shared_lock split_lock = EnterWrite();
+        std::lock_guard lock(StripeFor(item_key));
+        Result<std::optional<std::string>> current = store_.Get(item_key);
+        if (!current.ok()) {
+          status = current.status();
+          return false;
+        }
+        std::optional<ItemRecordView> record =
+            *current ? DecodeItemRecord(**current) : std::nullopt;
+        if (!record) return true;  // deleted since the scan saw it
+        const auto& split = *write_state_->split;
+        const uint32_t child = epk < split.at ? split.left : split.right;
+        storage::WriteBatch batch;
+        if (record->lsn != 0) {
+          batch.Put(ChangeFeedKey(settings_.number, child, record->lsn),
+                    storage::keys::ItemSuffix(epk, id));
+        }
+        // IndexKeysOf files under the parent and the child: the parent's are there.
+        for (std::string& entry : IndexKeysOf(record->json, epk, id)) {
+          if (index::PartitionOf(entry) == child) batch.Put(entry, "");
+        }
+        status = store_.Write(batch);
+        return status.ok();
+      },
+      storage::Store::ScanMode::kBulk));
+  return status;
+}
+
+void Container::AddPartitionDropToBatch(uint32_t partition, storage::WriteBatch& batch) const {
+  batch.DeleteRange(index::PartitionBegin(settings_.number, partition),
+                    index::PartitionBegin(settings_.number, partition + 1));
+  batch.DeleteRange(ChangeFeedBegin(settings_.number, partition, 0),
+                    ChangeFeedEnd(settings_.number, partition));
+}
+
+}  // namespace orrery::engine
