@@ -23,7 +23,7 @@ NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v 
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
 .PHONY: all deps apt-deps npm-deps configure build run test unit-test e2e-test \
-        test-asan bench bench-deps bench-query bench-throughput format clean
+        test-asan bench bench-deps bench-query bench-throughput bench-partitions format clean
 
 all: build
 
@@ -102,6 +102,12 @@ bench: deps bench-deps build
 # Overhead of charging and enforcing throughput on point operations (a few minutes).
 bench-throughput: deps bench-deps build
 	sh bench/throughput_overhead.sh
+
+# Issue 5: point operations with 16 partitions against one, and the time to split a
+# 256 MB partition while serving reads (in process).
+bench-partitions: deps bench-deps build
+	sh bench/partitions_point_ops.sh
+	./$(BUILD_DIR)/bench/orrery_split_bench
 
 # Query execution: in-process (Google Benchmark) and over HTTP, each over 1,000,000
 # items of ~1 KB (ORRERY_BENCH_ITEMS=N for fewer); a few minutes each.

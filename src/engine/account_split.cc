@@ -166,6 +166,10 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
   if (it == containers_.end() || db == databases_.end() || it->second->write_state() != state) {
     catalog.unlock();
     set_split(std::nullopt);
+    storage::WriteBatch undo;
+    AddChildDropToBatch(c, split.left, split.right, undo);
+    undo.Delete(IntentKey(c));
+    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(undo));
     return Status::NotFound("The container was deleted during the split.");
   }
   ContainerSettings settings = it->second->settings();

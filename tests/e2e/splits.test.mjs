@@ -110,6 +110,16 @@ describe("online splits", { timeout: TIMEOUT }, () => {
         const { resources: count } = await container.items.query("SELECT VALUE COUNT(1) FROM c WHERE c.n >= 0").fetchAll();
         assert.equal(count[0], items.length);
       }
+      // Bulk and transactional batches from the client that still knows one range.
+      const bulk = await early.database(dbId).container("c").items.executeBulkOperations(
+        Array.from({ length: 60 }, (_, i) => ({ operationType: "Upsert", partitionKey: ["whale", `d${i}`], resourceBody: { ...items[i], touched: true } })),
+      );
+      assert.ok(bulk.every((r) => r.response?.statusCode === 200), `bulk: ${JSON.stringify(bulk.map((r) => r.response?.statusCode ?? r.error?.code))}`);
+      const batch = await early.database(dbId).container("c").items.batch(
+        [{ operationType: "Read", id: "w7" }, { operationType: "Patch", id: "w7", resourceBody: { operations: [{ op: "set", path: "/b", value: 1 }] } }],
+        ["whale", "d7"],
+      );
+      assert.deepEqual(batch.result.map((r) => r.statusCode), [200, 200]);
       const container = late.database(dbId).container("c");
       for (let i = 0; i < items.length; i += 64) {
         const reads = await Promise.all(items.slice(i, i + 64).map((it) => container.item(it.id, [it.tenantId, it.deviceId]).read()));
@@ -140,6 +150,14 @@ describe("online splits", { timeout: TIMEOUT }, () => {
       assert.equal(sorted.at(-1).maxExclusive, "FF");
       for (let i = 1; i < sorted.length; i++) assert.equal(sorted[i].minInclusive, sorted[i - 1].maxExclusive);
       assert.ok(ranges.every((r) => r.parents.length >= 1));
+      // Incremental reads return only the ranges created since the etag sent.
+      const full = await rest.request("GET", ["dbs", dbId, "colls", "c", "pkranges"]);
+      const etag = full.headers.etag;
+      const none = await rest.request("GET", ["dbs", dbId, "colls", "c", "pkranges"], { headers: { "a-im": "Incremental feed", "if-none-match": etag } });
+      assert.equal(none.status, 304);
+      const since = await rest.request("GET", ["dbs", dbId, "colls", "c", "pkranges"], { headers: { "a-im": "Incremental feed", "if-none-match": '"1"' } });
+      assert.equal(since.status, 200);
+      assert.equal(since.body.PartitionKeyRanges.length, ranges.length, "every live range came from a split of range 0");
     } finally {
       client.dispose();
     }
