@@ -150,6 +150,7 @@ class Account {
   void StartBackgroundWork();
   Status ApplyPendingThroughput(std::string_view database_id, std::string_view id);
   Status SplitContainerWhereNeeded(const std::shared_ptr<Container>& container);
+  Status GrowSharedThroughput();
   // Containers of the database without throughput of their own, and their stored
   // bytes. Call with mutex_ held.
   size_t SharingContainers(std::string_view database_id) const;

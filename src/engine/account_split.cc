@@ -200,6 +200,41 @@ Status Account::SplitWhereNeeded() {
   for (const std::shared_ptr<Container>& container : AllContainers()) {
     ORRERY_RETURN_IF_ERROR(SplitContainerWhereNeeded(container));
   }
+  return GrowSharedThroughput();
+}
+
+// A database's shared throughput lives on partitions of its own (its budgets, which
+// its containers' partitions draw from): a pending replace of it adds budgets until
+// each serves at most 10,000 RU/s, then takes effect.
+Status Account::GrowSharedThroughput() {
+  std::unique_lock lock(mutex_);
+  for (auto& [db_id, db] : databases_) {
+    const int64_t pending = db.pending_ru_per_second;
+    if (pending == 0) continue;
+    DatabaseEntry updated = db;
+    if (updated.shared_throughput.manual) {
+      updated.shared_throughput.manual = pending;
+    } else {
+      updated.shared_throughput.autoscale_max = pending;
+    }
+    updated.highest_ru_per_second = std::max(updated.highest_ru_per_second, pending);
+    updated.pending_ru_per_second = 0;
+    storage::WriteBatch batch;
+    batch.Put(storage::keys::Database(db_id), json::Write(DatabaseRecord(updated)));
+    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+    const auto count =
+        static_cast<size_t>((pending + kMaxPartitionThroughput - 1) / kMaxPartitionThroughput);
+    updated.shared_budgets.clear();
+    for (size_t i = 0; i < count; ++i) {
+      updated.shared_budgets.push_back(std::make_shared<throughput::PartitionBudget>(
+          static_cast<double>(pending) / static_cast<double>(count),
+          std::chrono::steady_clock::now()));
+    }
+    db = std::move(updated);
+    for (const auto& [key, container] : containers_) {
+      if (key.first == db_id) ProvisionThroughput(*container, db);
+    }
+  }
   return Status::Ok();
 }
 

@@ -202,4 +202,24 @@ describe("online splits", { timeout: TIMEOUT }, () => {
     const { resources } = await container.items.query("SELECT VALUE COUNT(1) FROM c").fetchAll();
     assert.equal(resources[0], 50);
   });
+
+  test("a database's shared throughput beyond its partitions x 10,000 RU/s grows too", async () => {
+    const { database } = await early.databases.create({ id: uniqueId("sharedgrow"), throughput: 10000 });
+    try {
+      await database.containers.create({ id: "s", partitionKey: { paths: ["/pk"], version: 2 } });
+      const { resource: offer } = await database.readOffer();
+      const replaced = await early.offer(offer.id).replace({ ...offer, content: { ...offer.content, offerThroughput: 30000 } });
+      assert.equal(replaced.headers["x-ms-offer-replace-pending"], "true");
+      let read;
+      for (let i = 0; i < 40; i++) {
+        read = await early.offer(offer.id).read();
+        if (read.headers["x-ms-offer-replace-pending"] === "false") break;
+        await sleep(250);
+      }
+      assert.equal(read.headers["x-ms-offer-replace-pending"], "false");
+      assert.equal(read.resource.content.offerThroughput, 30000);
+    } finally {
+      await database.delete();
+    }
+  });
 });
