@@ -72,12 +72,15 @@ test-asan: apt-deps
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	cd $(ASAN_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
 
-# The query parser/binder/evaluator under libFuzzer with ASan and UBSan (clang), for
-# FUZZ_SECONDS, from a scratch copy of the seed corpus (fuzz/corpus/ stays as it is).
-# Any crash, sanitizer report, leak, >10 s input or >2 GB RSS fails; the reproducer is
-# left in $(FUZZ_DIR)/artifacts/.
+# The libFuzzer targets in fuzz/ (clang, ASan and UBSan), each for FUZZ_SECONDS from a
+# scratch copy of its seed corpus in fuzz/corpus/<target>/ (which stays as it is): the
+# query parser/binder/evaluator, JSON bodies, partition key headers, and whole
+# requests through api::Service (authorization, paths, handlers). Any crash, sanitizer
+# report, leak, >10 s input or >2 GB RSS fails; the reproducer is left in
+# $(FUZZ_DIR)/artifacts/.
 FUZZ_DIR     ?= build-fuzz
 FUZZ_SECONDS ?= 30
+FUZZ_TARGETS ?= query_parser json partition_key service
 
 .PHONY: fuzz
 fuzz: apt-deps
@@ -85,13 +88,18 @@ fuzz: apt-deps
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORRERY_FUZZ=ON \
 	  -DORRERY_SANITIZE=fuzzer-no-link,address,undefined \
 	  -DORRERY_BUILD_TESTS=OFF -DORRERY_BUILD_BENCH=OFF
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target orrery_query_parser_fuzz
-	@corpus=$$(mktemp -d); trap 'rm -rf "$$corpus"' EXIT; \
-	cp fuzz/corpus/query_parser/* "$$corpus"/ && mkdir -p $(FUZZ_DIR)/artifacts && \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	./$(FUZZ_DIR)/orrery_query_parser_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=2048 -max_len=4096 -dict=fuzz/query.dict -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/artifacts/ "$$corpus"
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(addprefix orrery_,$(addsuffix _fuzz,$(FUZZ_TARGETS)))
+	@mkdir -p $(FUZZ_DIR)/artifacts; \
+	for target in $(FUZZ_TARGETS); do \
+	  corpus=$$(mktemp -d); cp fuzz/corpus/$$target/* "$$corpus"/; \
+	  dict=""; [ -f fuzz/$$target.dict ] && dict="-dict=fuzz/$$target.dict"; \
+	  echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ./$(FUZZ_DIR)/orrery_$${target}_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=16384 $$dict -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$target- "$$corpus" || { rm -rf "$$corpus"; exit 1; }; \
+	  rm -rf "$$corpus"; \
+	done
 
 bench-deps:
 	@$(MAKE) --no-print-directory apt-deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"

@@ -177,6 +177,17 @@ std::optional<Access> Authenticator::Verify(const std::string& payload,
   return std::nullopt;
 }
 
+std::string SignaturePayload(std::string_view verb, std::string_view resource_type,
+                             std::string_view resource_link, std::string_view date) {
+  return LowerAscii(verb) + "\n" + LowerAscii(resource_type) + "\n" + std::string(resource_link) +
+         "\n" + LowerAscii(date) + "\n\n";
+}
+
+std::string MasterKeyAuthorization(std::string_view key_base64, std::string_view payload) {
+  const std::string signature = Base64Encode(HmacSha256(*Base64Decode(key_base64), payload));
+  return PercentEncode("type=master&ver=1.0&sig=" + signature);
+}
+
 Result<Access> Authenticator::Authenticate(const http::Request& request,
                                            const ResourcePath& path) const {
   const std::string* header = request.FindHeader(headers::kAuthorization);
@@ -199,8 +210,8 @@ Result<Access> Authenticator::Authenticate(const http::Request& request,
     return Status::Unauthorized(kMissingDate);
   }
 
-  const std::string payload = LowerAscii(request.method) + "\n" + LowerAscii(path.resource_type) +
-                              "\n" + path.resource_link + "\n" + LowerAscii(*date) + "\n\n";
+  const std::string payload =
+      SignaturePayload(request.method, path.resource_type, path.resource_link, *date);
   std::optional<Access> access = Verify(payload, token->signature);
   if (!access) {
     return Status::Unauthorized(UnauthorizedMessage(payload));

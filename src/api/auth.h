@@ -56,6 +56,13 @@ class Authenticator {
   uint64_t id_;  // tells apart the verification caches of different authenticators
 };
 
+// The string a master-key signature covers (wire-protocol.md §3.1), and a client's
+// Authorization header signing it: "type=master&ver=1.0&sig=<base64>" percent-encoded.
+// REQUIRES: key_base64 is valid base64.
+std::string SignaturePayload(std::string_view verb, std::string_view resource_type,
+                             std::string_view resource_link, std::string_view date);
+std::string MasterKeyAuthorization(std::string_view key_base64, std::string_view payload);
+
 // Parses an RFC 1123 date ("Wed, 02 Dec 2026 16:30:47 GMT").
 std::optional<std::chrono::system_clock::time_point> ParseRfc1123(std::string_view text);
 

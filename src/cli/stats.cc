@@ -4,7 +4,6 @@
 #include <ctime>
 
 #include "api/auth.h"
-#include "common/crypto.h"
 #include "common/encoding.h"
 #include "http/client.h"
 #include "json/json.h"
@@ -24,29 +23,6 @@ std::string Rfc1123Now() {
   gmtime_r(&now, &tm);
   std::strftime(out, sizeof(out), "%a, %d %b %Y %H:%M:%S GMT", &tm);
   return out;
-}
-
-std::string PercentEncode(std::string_view text) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-// The master-key signature of an admin call (README "Admin calls").
-std::string Authorization(const std::string& key, const std::string& link,
-                          const std::string& date) {
-  const std::string to_sign = "get\n_orrery\n" + link + "\n" + LowerAscii(date) + "\n\n";
-  const std::string signature = Base64Encode(HmacSha256(*Base64Decode(key), to_sign));
-  return PercentEncode("type=master&ver=1.0&sig=" + signature);
 }
 
 std::string Size(double bytes) {
@@ -113,10 +89,12 @@ int RunStats(const StatsOptions& options) {
                 PercentEncode(options.container) + "/stats";
   const std::string date = Rfc1123Now();
   request.request.method = "GET";
-  request.request.headers = {{"x-ms-date", date},
-                             {"x-ms-version", "2020-07-15"},
-                             {"authorization", Authorization(key, link, date)},
-                             {"accept", "application/json"}};
+  request.request.headers = {
+      {"x-ms-date", date},
+      {"x-ms-version", "2020-07-15"},
+      {"authorization",
+       api::MasterKeyAuthorization(key, api::SignaturePayload("GET", "_orrery", link, date))},
+      {"accept", "application/json"}};
   Result<http::Response> response = http::Fetch(request);
   if (!response.ok()) return Fail(response.status().message());
   if (response->status != 200) {

@@ -1,6 +1,7 @@
 #include "common/encoding.h"
 
 #include <array>
+#include <cctype>
 
 namespace orrery {
 namespace {
@@ -81,6 +82,21 @@ std::optional<std::string> Base64Decode(std::string_view text) {
     out += static_cast<char>((n >> 16) & 0xFF);
     if (pad < 2) out += static_cast<char>((n >> 8) & 0xFF);
     if (pad < 1) out += static_cast<char>(n & 0xFF);
+  }
+  return out;
+}
+
+std::string PercentEncode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
   }
   return out;
 }

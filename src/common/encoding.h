@@ -16,6 +16,8 @@ std::optional<std::string> Base64Decode(std::string_view text);
 // Percent-decoding of URL path segments ('+' stays a plus, as Cosmos DB paths use it
 // literally). nullopt on a malformed escape.
 std::optional<std::string> PercentDecode(std::string_view text);
+// Percent-encodes every byte but the unreserved ones (A-Z a-z 0-9 - _ . ~).
+std::string PercentEncode(std::string_view text);
 
 std::string LowerAscii(std::string_view s);
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);

@@ -49,4 +49,11 @@ TEST(CryptoTest, GuidShape) {
 }
 
 }  // namespace
+TEST(EncodingTest, PercentEncodeKeepsOnlyUnreservedBytes) {
+  EXPECT_EQ(PercentEncode("type=master&ver=1.0&sig=a+b/c=="),
+            "type%3Dmaster%26ver%3D1.0%26sig%3Da%2Bb%2Fc%3D%3D");
+  EXPECT_EQ(PercentEncode("A-z_0.9~"), "A-z_0.9~");
+  EXPECT_EQ(PercentDecode(PercentEncode("\xc3\xa9 /?#")), "\xc3\xa9 /?#");
+}
+
 }  // namespace orrery

@@ -102,14 +102,15 @@ Status Account::UndoUnfinishedSplits() {
     if (intent.ok()) intents.emplace_back(std::string(key), std::move(*intent));
     return true;
   }));
-  for (const auto& [key, intent] : intents) {
+  for (const auto& entry : intents) {
+    const json::Value& intent = entry.second;
     storage::WriteBatch batch;
     const auto number = [&](const char* name) {
       const json::Value* v = intent.Find(name);
       return v && v->is_number() ? static_cast<uint32_t>(v->as_double()) : 0u;
     };
     AddChildDropToBatch(number("container"), number("left"), number("right"), batch);
-    batch.Delete(key);
+    batch.Delete(entry.first);
     ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   }
   return Status::Ok();
