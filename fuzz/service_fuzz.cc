@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -63,15 +62,6 @@ World& TheWorld() {
   return *world;
 }
 
-std::string Now() {
-  char out[64];
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  std::strftime(out, sizeof(out), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  return out;
-}
-
 // Parses the input's request text; false when it has no request line.
 bool ParseRequest(std::string_view text, Request& request) {
   const size_t line_end = text.find('\n');
@@ -100,7 +90,7 @@ bool ParseRequest(std::string_view text, Request& request) {
 void Sign(Request& request) {
   auto path = orrery::api::ParseResourcePath(request.target);
   if (!path.ok()) return;
-  const std::string date = Now();
+  const std::string date = orrery::api::Rfc1123Now();
   std::erase_if(request.headers, [](const orrery::http::Header& h) {
     return h.name == "authorization" || h.name == "x-ms-date";
   });

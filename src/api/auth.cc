@@ -1,6 +1,7 @@
 #include "api/auth.h"
 
 #include <atomic>
+#include <ctime>
 #include <vector>
 
 #include "api/headers.h"
@@ -175,6 +176,15 @@ std::optional<Access> Authenticator::Verify(const std::string& payload,
     }
   }
   return std::nullopt;
+}
+
+std::string Rfc1123Now() {
+  char out[64];
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(out, sizeof(out), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  return out;
 }
 
 std::string SignaturePayload(std::string_view verb, std::string_view resource_type,

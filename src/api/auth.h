@@ -64,6 +64,8 @@ std::string SignaturePayload(std::string_view verb, std::string_view resource_ty
 std::string MasterKeyAuthorization(std::string_view key_base64, std::string_view payload);
 
 // Parses an RFC 1123 date ("Wed, 02 Dec 2026 16:30:47 GMT").
+// The current time as an RFC 1123 date, as clients put it in x-ms-date.
+std::string Rfc1123Now();
 std::optional<std::chrono::system_clock::time_point> ParseRfc1123(std::string_view text);
 
 }  // namespace orrery::api

@@ -1,7 +1,6 @@
 #include "cli/stats.h"
 
 #include <cstdio>
-#include <ctime>
 
 #include "api/auth.h"
 #include "common/encoding.h"
@@ -14,15 +13,6 @@ namespace {
 int Fail(const std::string& message) {
   std::fprintf(stderr, "orrery stats: %s\n", message.c_str());
   return 1;
-}
-
-std::string Rfc1123Now() {
-  char out[64];
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  std::strftime(out, sizeof(out), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  return out;
 }
 
 std::string Size(double bytes) {
@@ -87,7 +77,7 @@ int RunStats(const StatsOptions& options) {
   http::ClientRequest request;
   request.url = endpoint + "/_orrery/dbs/" + PercentEncode(options.database) + "/colls/" +
                 PercentEncode(options.container) + "/stats";
-  const std::string date = Rfc1123Now();
+  const std::string date = api::Rfc1123Now();
   request.request.method = "GET";
   request.request.headers = {
       {"x-ms-date", date},
