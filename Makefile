@@ -101,6 +101,13 @@ fuzz: apt-deps
 	  rm -rf "$$corpus"; \
 	done
 
+# 256 connections for 60 s of mixed SDK traffic against a fresh server (issue 6):
+# no errors, p99 and RSS stable. Not part of `make test` (it takes a minute and
+# measures this machine as much as the server).
+.PHONY: test-load
+test-load: deps build
+	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery node tests/load/mixed_load.mjs
+
 bench-deps:
 	@$(MAKE) --no-print-directory apt-deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
 
