@@ -95,7 +95,8 @@ int main() {
   });
   const int64_t before = ReadUntil(*container, items, 2, stop);
   timer.join();
-  const double before_rate = static_cast<double>(before) / Seconds(SteadyClock::now() - baseline_start);
+  const double before_rate =
+      static_cast<double>(before) / Seconds(SteadyClock::now() - baseline_start);
 
   // The split point that halves the data: the middle logical partition's EPK.
   auto sizes = *container->LogicalPartitionSizes();
