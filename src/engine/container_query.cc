@@ -144,46 +144,50 @@ Status Container::CollectOrderedRows(QueryRun& run) const {
       });
     };
     // Ascending order starts with the items where the key is undefined, which only
-    // an explicitly included path has entries for: otherwise read the partition.
-    if (!order.descending && !run.plan.undefined_indexed) {
+    // an explicitly included path has entries for: otherwise read the partition, unless
+    // WHERE bounds the key (then no match has it undefined).
+    const bool complete = run.plan.undefined_indexed || run.plan.order_bound != nullptr;
+    if (!order.descending && !complete) {
       ORRERY_RETURN_IF_ERROR(scan_partition(false));
       ORRERY_RETURN_IF_ERROR(eval_status);
       continue;
     }
     const std::string prefix = index::PathPrefix(settings_.number, partition->number, order.path);
+    const index::KeyRange entries = run.plan.order_bound != nullptr
+                                        ? RangesFor(*run.plan.order_bound, prefix).front()
+                                        : index::AllEntries(prefix);
     size_t produced = 0;
     std::string cut;  // the value (or, for arrays and objects, the type) of the last row needed
     bool stopped = false;
     Status load_status;
-    ORRERY_RETURN_IF_ERROR(
-        index::ScanEntries(store_, index::AllEntries(prefix), prefix.size(), order.descending,
-                           [&](const index::EntryView& entry) {
-                             ++run.page.index_entries;
-                             if (!run.scope.Contains(entry.epk)) return true;
-                             // Rows tied with the last needed one are taken too, so the cut never
-                             // splits a tie and every page sees the same order.
-                             const std::string_view group =
-                                 IsScalarTag(entry.tag) ? entry.value : entry.value.substr(0, 1);
-                             if (produced >= run.rows_needed && group != cut) {
-                               stopped = true;
-                               return false;
-                             }
-                             Result<std::optional<std::string>> json =
-                                 LoadItem(run, storage::keys::ItemSuffix(entry.epk, entry.id));
-                             if (!json.ok()) {
-                               load_status = json.status();
-                               return false;
-                             }
-                             if (!*json) return true;
-                             produced += evaluate(**json, false);
-                             if (!eval_status.ok()) return false;
-                             if (produced >= run.rows_needed && cut.empty()) cut.assign(group);
-                             return true;
-                           }));
+    ORRERY_RETURN_IF_ERROR(index::ScanEntries(
+        store_, entries, prefix.size(), order.descending, [&](const index::EntryView& entry) {
+          ++run.page.index_entries;
+          if (!run.scope.Contains(entry.epk)) return true;
+          // Rows tied with the last needed one are taken too, so the cut never
+          // splits a tie and every page sees the same order.
+          const std::string_view group =
+              IsScalarTag(entry.tag) ? entry.value : entry.value.substr(0, 1);
+          if (produced >= run.rows_needed && group != cut) {
+            stopped = true;
+            return false;
+          }
+          Result<std::optional<std::string>> json =
+              LoadItem(run, storage::keys::ItemSuffix(entry.epk, entry.id));
+          if (!json.ok()) {
+            load_status = json.status();
+            return false;
+          }
+          if (!*json) return true;
+          produced += evaluate(**json, false);
+          if (!eval_status.ok()) return false;
+          if (produced >= run.rows_needed && cut.empty()) cut.assign(group);
+          return true;
+        }));
     ORRERY_RETURN_IF_ERROR(load_status);
     ORRERY_RETURN_IF_ERROR(eval_status);
     // Descending order ends with the undefined keys, which have no entries.
-    if (!stopped && order.descending && !run.plan.undefined_indexed) {
+    if (!stopped && order.descending && !complete) {
       ORRERY_RETURN_IF_ERROR(scan_partition(true));
       ORRERY_RETURN_IF_ERROR(eval_status);
     }

@@ -52,6 +52,16 @@ int Preference(const query::PathPredicate& predicate) {
   return 3;
 }
 
+const query::PathPredicate* BoundOn(const std::vector<query::PathPredicate>& predicates,
+                                    const query::DocumentPath& path) {
+  for (const query::PathPredicate& predicate : predicates) {
+    if (predicate.path == path && predicate.kind != query::PathPredicate::Kind::kEqual) {
+      return &predicate;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
@@ -75,6 +85,7 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
     const auto& explicit_paths = policy.explicit_scalar_paths();
     plan.undefined_indexed = std::find(explicit_paths.begin(), explicit_paths.end(),
                                        plan.order->path) != explicit_paths.end();
+    plan.order_bound = BoundOn(shape.predicates, plan.order->path);
     return plan;
   }
   if (plan.predicate != nullptr) plan.kind = IndexPlan::Kind::kLookup;

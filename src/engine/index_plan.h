@@ -20,6 +20,9 @@ struct IndexPlan {
   // kOrdered: items where the key is undefined have index entries (the path is
   // explicitly included), so the index order is complete in both directions.
   bool undefined_indexed = false;
+  // kOrdered: a WHERE range or prefix on the ORDER BY path. Only entries within it can
+  // match, and every match has the key defined, so the stream reads just those entries.
+  const query::PathPredicate* order_bound = nullptr;
 };
 
 // `index_ready` is false while the index is being rebuilt after a policy change;

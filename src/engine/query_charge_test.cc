@@ -47,6 +47,20 @@ class QueryChargeTest : public ::testing::Test {
     return page.ok() ? std::move(*page) : FeedPage{};
   }
 
+  void Write(std::string body) {
+    ItemWriteRequest r;
+    r.partition_key = {partition::PartitionKeyComponent::String("p1")};
+    bodies_.push_back(std::move(body));
+    r.body = bodies_.back();
+    ASSERT_TRUE(container_->WriteItem(r).ok());
+  }
+
+  static std::vector<std::string> Ids(const FeedPage& page) {
+    std::vector<std::string> ids;
+    for (const std::string& doc : page.documents) ids.push_back(J(doc).Find("id")->as_string());
+    return ids;
+  }
+
   std::unique_ptr<Account> account_;
   std::shared_ptr<Container> container_;
   std::deque<std::string> bodies_;
@@ -75,6 +89,28 @@ TEST_F(QueryChargeTest, OffsetCostsGrowWithTheRowsSkipped) {
       FeedPageCharge(Run("SELECT c.id FROM c WHERE c.pad != '' OFFSET 1000 LIMIT 10"),
                      throughput::kQueryBaseCharge);
   EXPECT_GT(far, near * 5);
+}
+
+TEST_F(QueryChargeTest, BothBoundsOfARangeNarrowTheLookup) {
+  FeedPage page = Run("SELECT c.id FROM c WHERE c.n >= 100 AND c.n < 110");
+  EXPECT_EQ(page.documents.size(), 10u);
+  EXPECT_EQ(page.loaded_count, 10u);
+}
+
+TEST_F(QueryChargeTest, OrderByWithARangeOnItsPathReadsOnlyTheRowsItNeeds) {
+  // Neither can match c.n >= 1500, nor c.n < 100: one has no n, the other a string.
+  Write(R"({"id":"no-n","pk":"p1"})");
+  Write(R"({"id":"text-n","pk":"p1","n":"1600"})");
+  FeedPage ascending = Run("SELECT TOP 3 c.id FROM c WHERE c.n >= 1500 ORDER BY c.n");
+  EXPECT_EQ(Ids(ascending), (std::vector<std::string>{"item1500", "item1501", "item1502"}));
+  EXPECT_LE(ascending.loaded_count, 4u);
+  FeedPage descending = Run("SELECT TOP 2 c.id FROM c WHERE c.n < 100 ORDER BY c.n DESC");
+  EXPECT_EQ(Ids(descending), (std::vector<std::string>{"item99", "item98"}));
+  EXPECT_LE(descending.loaded_count, 3u);
+  // Without a bound, ascending order starts with the item that has no n, which only a
+  // read of every item finds under the default policy.
+  FeedPage unbounded = Run("SELECT TOP 2 c.id FROM c ORDER BY c.n");
+  EXPECT_EQ(Ids(unbounded), (std::vector<std::string>{"no-n", "item0"}));
 }
 
 }  // namespace

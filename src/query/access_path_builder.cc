@@ -23,6 +23,7 @@ class ShapeBuilder {
     AccessShape shape;
     if (item_slot_ < 0) return shape;
     if (query_.where) AddConjuncts(*query_.where, shape.predicates);
+    MergeRanges(shape.predicates);
     shape.order_by_keys = query_.order_by.size();
     for (const ast::SortItem& item : query_.order_by) {
       std::optional<DocumentPath> path = ItemPath(*item.expr);
@@ -138,6 +139,33 @@ class ShapeBuilder {
   }
 
   // `5 < c.a` is `c.a > 5`.
+  // `c.n >= 5 AND c.n < 9` is one range of c.n, so one precise scan reads only the entries
+  // within both bounds. Joined when one conjunct has only a low bound and the other only a
+  // high bound of the same type; any other pair stays two predicates.
+  static void MergeRanges(std::vector<PathPredicate>& predicates) {
+    const auto only_low = [](const PathPredicate& p) {
+      return p.kind == PathPredicate::Kind::kRange && p.low && !p.high;
+    };
+    const auto only_high = [](const PathPredicate& p) {
+      return p.kind == PathPredicate::Kind::kRange && p.high && !p.low;
+    };
+    for (size_t i = 0; i < predicates.size(); ++i) {
+      if (!only_low(predicates[i])) continue;
+      for (size_t j = 0; j < predicates.size(); ++j) {
+        PathPredicate& high = predicates[j];
+        if (!only_high(high) || high.path != predicates[i].path ||
+            high.high->type() != predicates[i].low->type()) {
+          continue;
+        }
+        predicates[i].high = std::move(high.high);
+        predicates[i].high_inclusive = high.high_inclusive;
+        predicates.erase(predicates.begin() + static_cast<std::ptrdiff_t>(j));
+        if (j < i) --i;
+        break;
+      }
+    }
+  }
+
   static BinaryOp Mirror(BinaryOp op) {
     switch (op) {
       case BinaryOp::kLess:

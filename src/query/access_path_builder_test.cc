@@ -36,6 +36,20 @@ TEST(AccessShapeTest, ConjunctsOfWhereBecomePathPredicates) {
   EXPECT_EQ(json::Write(shape.predicates[5].values[0]), "\"red\"");
 }
 
+TEST(AccessShapeTest, ALowAndAHighBoundOnOnePathAreOneRange) {
+  AccessShape shape = ShapeOf("SELECT * FROM c WHERE c.n < 9 AND c.a = 1 AND c.n >= 5");
+  ASSERT_EQ(shape.predicates.size(), 2u);
+  const PathPredicate& range = shape.predicates[1];
+  EXPECT_EQ(range.path, DocumentPath{"n"});
+  EXPECT_EQ(json::Write(*range.low), "5");
+  EXPECT_TRUE(range.low_inclusive);
+  EXPECT_EQ(json::Write(*range.high), "9");
+  EXPECT_FALSE(range.high_inclusive);
+  // Bounds of different types, or on different paths, stay apart.
+  EXPECT_EQ(ShapeOf("SELECT * FROM c WHERE c.n >= 5 AND c.n < 'x'").predicates.size(), 2u);
+  EXPECT_EQ(ShapeOf("SELECT * FROM c WHERE c.n >= 5 AND c.m < 9").predicates.size(), 2u);
+}
+
 TEST(AccessShapeTest, DisjunctionsNegationsAndFunctionsOfPathsAreNotIndexPredicates) {
   EXPECT_TRUE(ShapeOf("SELECT * FROM c WHERE c.a = 1 OR c.b = 2").predicates.empty());
   EXPECT_TRUE(ShapeOf("SELECT * FROM c WHERE NOT (c.a = 1)").predicates.empty());
