@@ -84,12 +84,13 @@ e2e-asan-smoke: test-asan npm-deps
 # The libFuzzer targets in fuzz/ (clang, ASan and UBSan), each for FUZZ_SECONDS from a
 # scratch copy of its seed corpus in fuzz/corpus/<target>/ (which stays as it is): the
 # query parser/binder/evaluator, JSON bodies, partition key headers, and whole
-# requests through api::Service (authorization, paths, handlers). Any crash, sanitizer
+# requests through api::Service (authorization, paths, handlers), and raw bytes over
+# loopback TCP into the HTTP server (parser, session limits, pipelining). Any crash, sanitizer
 # report, leak, >10 s input or >2 GB RSS fails; the reproducer is left in
 # $(FUZZ_DIR)/artifacts/.
 FUZZ_DIR     ?= build-fuzz
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS ?= query_parser json partition_key service
+FUZZ_TARGETS ?= query_parser json partition_key service http
 
 .PHONY: fuzz
 fuzz: apt-deps

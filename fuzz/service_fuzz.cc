@@ -20,47 +20,12 @@
 
 #include "api/auth.h"
 #include "api/resource_path.h"
-#include "api/service.h"
 #include "common/encoding.h"
-#include "engine/account.h"
-#include "json/json.h"
+#include "fuzz_world.h"
 
 namespace {
 
 using orrery::http::Request;
-
-struct World {
-  std::unique_ptr<orrery::engine::Account> account;
-  std::unique_ptr<orrery::api::Service> service;
-};
-
-World& TheWorld() {
-  static World* world = [] {
-    auto* w = new World;
-    orrery::engine::AccountOptions options;
-    options.store.in_memory = true;
-    options.background_ttl_purge = false;
-    options.background_splits = false;
-    options.initial_partitions = 2;
-    w->account = std::move(orrery::engine::Account::Open(options)).value();
-    const auto body = [](const char* text) { return *orrery::json::Parse(text); };
-    if (!w->account->CreateDatabase(body(R"({"id":"db"})"), {}).ok()) std::abort();
-    if (!w->account
-             ->CreateContainer("db", body(R"({"id":"c","partitionKey":{"paths":["/t","/u"],
-                 "kind":"MultiHash","version":2},"uniqueKeyPolicy":{"uniqueKeys":[{"paths":["/e"]}]},
-                 "defaultTtl":-1})"),
-                               {})
-             .ok()) {
-      std::abort();
-    }
-    auto authenticator = orrery::api::Authenticator::Create(
-        orrery::api::AccountKeys{orrery::api::kEmulatorMasterKey, "", ""}, orrery::Clock::System());
-    w->service = std::make_unique<orrery::api::Service>(
-        *w->account, std::move(authenticator).value(), orrery::api::ServiceOptions{});
-    return w;
-  }();
-  return *world;
-}
 
 // Parses the input's request text; false when it has no request line.
 bool ParseRequest(std::string_view text, Request& request) {
@@ -114,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return -1;
   }
   if (sign) Sign(request);
-  const orrery::http::Response response = TheWorld().service->Handle(request);
+  const orrery::http::Response response = orrery::fuzz::TheWorld().service->Handle(request);
   if (response.status < 200 || response.status > 599) {
     std::fprintf(stderr, "service_fuzz: status %d\n", response.status);
     std::abort();
