@@ -23,7 +23,7 @@ NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v 
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
 .PHONY: all deps apt-deps npm-deps configure build run test unit-test e2e-test \
-        test-asan e2e-asan-smoke bench bench-deps bench-query bench-throughput bench-partitions format clean
+        test-asan e2e-asan-smoke bench bench-deps bench-query bench-throughput bench-partitions bench-compare format clean
 
 all: build
 
@@ -133,6 +133,11 @@ bench-throughput: deps bench-deps build
 bench-partitions: deps bench-deps build
 	sh bench/partitions_point_ops.sh
 	./$(BUILD_DIR)/bench/orrery_split_bench
+
+# Issue 6: Orrery against @vercel/cosmosdb-server (npm ci in bench/compare), identical
+# wrk workloads over 64 connections, and start-up time and RSS of each (about 7 minutes).
+bench-compare: deps bench-deps build
+	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery node bench/compare/compare.mjs
 
 # Query execution: in-process (Google Benchmark) and over HTTP, each over 1,000,000
 # items of ~1 KB (ORRERY_BENCH_ITEMS=N for fewer); a few minutes each.

@@ -18,6 +18,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { itemBody, readId, readPk } from './bench_items.mjs';
 import { sign } from './cosmos_auth.mjs';
 
 export { sign };
@@ -219,17 +220,6 @@ function commonHeaders(date, auth) {
     accept: 'application/json',
   };
 }
-
-// A JSON document of exactly `size` bytes: {"id":..,"pk":..,"n":..,"payload":"xxx..."}.
-export function itemBody(id, pk, n, size) {
-  const head = `{"id":"${id}","pk":"${pk}","n":${n},"payload":"`;
-  const tail = '"}';
-  const pad = Math.max(0, size - head.length - tail.length);
-  return head + 'x'.repeat(pad) + tail;
-}
-
-export const readId = (i) => `r${String(i).padStart(6, '0')}`;
-export const readPk = (i) => `p${String(i).padStart(6, '0')}`;
 
 async function cmdSetup(a) {
   const url = new URL(need(a, 'url'));
