@@ -239,6 +239,20 @@ Status Account::GrowSharedThroughput() {
   return Status::Ok();
 }
 
+namespace {
+
+// False when no partition can hold more than `split_bytes`: the largest one at the last
+// reading plus everything written since stays below it. A write adds its bytes before
+// it commits, so one not counted yet is not in any partition yet either.
+bool MaySplitBySize(const ContainerWriteState& state, uint64_t split_bytes) {
+  const int64_t largest = state.largest_partition_bytes.load();
+  if (largest < 0) return true;
+  const int64_t bound = largest + state.bytes_added_since_sizes_read.load();
+  return static_cast<uint64_t>(bound) > split_bytes;
+}
+
+}  // namespace
+
 Status Account::SplitContainerWhereNeeded(const std::shared_ptr<Container>& container) {
   const ContainerSettings& s = container->settings();
   const bool v2 = s.partition_key.is_hierarchical() || s.partition_key.version == 2;
@@ -246,6 +260,20 @@ Status Account::SplitContainerWhereNeeded(const std::shared_ptr<Container>& cont
   const auto& live = s.partitions.partitions();
   const int64_t servable = static_cast<int64_t>(live.size()) * kMaxPartitionThroughput;
   const bool for_throughput = s.pending_ru_per_second > servable;
+  ContainerWriteState& state = *container->write_state();
+  if (!for_throughput && !MaySplitBySize(state, options_.partition_split_bytes)) {
+    return Status::Ok();
+  }
+  // Taken with no write in flight (each holds split_mutex shared), so that every byte
+  // counted in `added` is in the store the read sees; bytes written after count again
+  // next round.
+  int64_t added = 0;
+  {
+    state.split_commit_waiting = true;
+    std::unique_lock exclusive(state.split_mutex);
+    added = state.bytes_added_since_sizes_read.load();
+    state.split_commit_waiting = false;
+  }
   ORRERY_ASSIGN_OR_RETURN(std::vector<Container::LogicalPartitionSize> sizes,
                           container->LogicalPartitionSizes());
   // The fullest partition first.
@@ -259,6 +287,8 @@ Status Account::SplitContainerWhereNeeded(const std::shared_ptr<Container>& cont
   }
   std::sort(by_bytes.begin(), by_bytes.end(),
             [](const auto& a, const auto& b) { return a.first > b.first; });
+  state.bytes_added_since_sizes_read.fetch_sub(added);
+  state.largest_partition_bytes.store(by_bytes.empty() ? 0 : by_bytes.front().first);
   for (const auto& [bytes, partition] : by_bytes) {
     const bool too_big = static_cast<uint64_t>(bytes) > options_.partition_split_bytes;
     if (!too_big && !for_throughput) continue;

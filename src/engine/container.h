@@ -132,6 +132,12 @@ struct ContainerWriteState {
   // Checked and bumped under rebuild_mutex, so no rebuild write follows a stop.
   std::atomic<uint64_t> index_generation{0};
   std::mutex rebuild_mutex;
+  // For the splitter (account_split.cc), which skips reading every logical partition's
+  // size while no partition can have reached the split size: the largest partition's
+  // bytes at its last reading (-1: not read yet), and the bytes that writes have added
+  // since (growth only, so the sum bounds every partition from above).
+  std::atomic<int64_t> largest_partition_bytes{-1};
+  std::atomic<int64_t> bytes_added_since_sizes_read{0};
 };
 
 class Container {

@@ -47,6 +47,7 @@ Status Container::AddSizeChange(std::string_view epk, const partition::Partition
     }
   }
   batch.AddToCounter(key, delta);
+  if (bytes_delta > 0) write_state_->bytes_added_since_sizes_read.fetch_add(bytes_delta);
   return Status::Ok();
 }
 

@@ -89,6 +89,26 @@ class SplitTest : public ::testing::Test {
   std::unique_ptr<Account> account_;
 };
 
+TEST_F(SplitTest, SizesAreReadOnlyOnceWritesMayHaveFilledAPartition) {
+  for (int i = 0; i < 30; ++i) ASSERT_TRUE(Write(i).ok());
+  ASSERT_TRUE(account_->SplitWhereNeeded().ok());
+  const auto state = C()->write_state();
+  const int64_t largest = state->largest_partition_bytes.load();
+  EXPECT_GT(largest, 30 * 200);
+  EXPECT_LT(largest, 20 * 1024);
+  EXPECT_EQ(state->bytes_added_since_sizes_read.load(), 0);
+  // Growth that cannot reach the split size: no reading, so the figures stay.
+  for (int i = 30; i < 35; ++i) ASSERT_TRUE(Write(i).ok());
+  ASSERT_TRUE(account_->SplitWhereNeeded().ok());
+  EXPECT_EQ(state->largest_partition_bytes.load(), largest);
+  EXPECT_GT(state->bytes_added_since_sizes_read.load(), 5 * 200);
+  // Enough to pass it: read again, and split.
+  for (int i = 35; i < 120; ++i) ASSERT_TRUE(Write(i).ok());
+  ASSERT_TRUE(account_->SplitWhereNeeded().ok());
+  EXPECT_EQ(C()->settings().partitions.partitions().size(), 2u);
+  EXPECT_EQ(QueryIds("SELECT VALUE c.id FROM c", C()->FullScope()), Ids(0, 120));
+}
+
 TEST_F(SplitTest, EveryItemIsInExactlyOneChildAfterASplit) {
   for (int i = 0; i < 300; ++i) ASSERT_TRUE(Write(i).ok());
   const PhysicalPartition parent = C()->settings().partitions.partitions()[0];
