@@ -33,6 +33,8 @@
 
 namespace orrery::engine {
 
+struct ItemRecordView;  // item_record.h
+
 struct ContainerSettings {
   std::string database_id;
   std::string id;
@@ -261,6 +263,18 @@ class Container {
   bool WaitForSpareThroughput(std::string_view epk, std::string_view id, std::string_view stored,
                               uint64_t generation) const;
   std::mutex& StripeFor(std::string_view key) const;
+  // Walks the items of [begin, end) for work that rewrites what is filed for each (the
+  // index rebuild, a split's copy). `admit` (may be empty) sees the scanned version with
+  // no lock held; then `visit` sees the item's current version under its write lock, so a
+  // concurrent write either came before (and is what `visit` sees) or waits for it.
+  // Items deleted since the scan saw them are skipped. Either callback ends the walk by
+  // returning false.
+  using ItemAdmit =
+      std::function<bool(std::string_view epk, std::string_view id, std::string_view scanned)>;
+  using LockedItemVisit =
+      std::function<bool(std::string_view epk, std::string_view id, const ItemRecordView& current)>;
+  Status ForEachItemUnderLock(std::string_view begin, std::string_view end, const ItemAdmit& admit,
+                              const LockedItemVisit& visit) const;
   // Held by every write for its whole duration (see ContainerWriteState::split_mutex);
   // waits while a split commits.
   std::shared_lock<std::shared_mutex> EnterWrite() const;

@@ -132,41 +132,25 @@ Status Container::RebuildIndex(uint64_t generation) const {
   }));
   size_t done = 0;
   bool finished = true;
-  ORRERY_RETURN_IF_ERROR(store_.Scan(begin, end, [&](std::string_view key, std::string_view value) {
-    std::string_view epk, id;
-    if (!storage::keys::ParseItem(key, epk, id)) return true;
-    // The re-index runs on the partition's spare throughput, after user requests
-    // (ru-model.md a.2 row 25), and waits (holding no lock) while there is none.
-    if (!WaitForSpareThroughput(epk, id, value, generation)) {
-      finished = false;
-      return false;
-    }
-    // Under the item's write lock, from its current version: a concurrent write
-    // either happened before (and is what we index) or after (and replaces these
-    // entries itself, under the same policy), so no entry of a stale version survives.
-    const std::string item_key(key);
-    std::shared_lock split_lock = EnterWrite();
-    std::lock_guard lock(StripeFor(item_key));
-    Result<std::optional<std::string>> current = store_.Get(item_key);
-    if (!current.ok()) {
-      status = current.status();
-      finished = false;
-      return false;
-    }
-    std::optional<ItemRecordView> record = *current ? DecodeItemRecord(**current) : std::nullopt;
-    if (record) {
-      storage::WriteBatch batch;
-      AddIndexChanges(batch, {}, IndexKeysOf(record->json, epk, id));
-      if (!write_if_current(batch)) {
-        finished = false;
-        return false;
-      }
-    }
-    ++done;
-    state.reindex_percent =
-        static_cast<int>(std::min<size_t>(99, done * 100 / std::max<size_t>(total, 1)));
-    return true;
-  }));
+  ORRERY_RETURN_IF_ERROR(ForEachItemUnderLock(
+      begin, end,
+      // The re-index runs on the partition's spare throughput, after user requests
+      // (ru-model.md a.2 row 25), and waits (holding no lock) while there is none.
+      [&](std::string_view epk, std::string_view id, std::string_view scanned) {
+        finished = WaitForSpareThroughput(epk, id, scanned, generation);
+        return finished;
+      },
+      // From the item's current version, so no entry of a stale version survives.
+      [&](std::string_view epk, std::string_view id, const ItemRecordView& record) {
+        storage::WriteBatch batch;
+        AddIndexChanges(batch, {}, IndexKeysOf(record.json, epk, id));
+        finished = write_if_current(batch);
+        if (!finished) return false;
+        ++done;
+        state.reindex_percent =
+            static_cast<int>(std::min<size_t>(99, done * 100 / std::max<size_t>(total, 1)));
+        return true;
+      }));
   ORRERY_RETURN_IF_ERROR(status);
   if (!finished) return Status::Ok();
 

@@ -45,38 +45,48 @@ Status Container::CopyForSplit(uint32_t parent) const {
                               ? storage::keys::ItemsEnd(settings_.number)
                               : storage::keys::ItemsFrom(settings_.number, p->max_exclusive);
   Status status;
+  ORRERY_RETURN_IF_ERROR(ForEachItemUnderLock(
+      begin, end, {}, [&](std::string_view epk, std::string_view id, const ItemRecordView& record) {
+        const auto& split = *write_state_->split;
+        const uint32_t child = epk < split.at ? split.left : split.right;
+        storage::WriteBatch batch;
+        if (record.lsn != 0) {
+          batch.Put(ChangeFeedKey(settings_.number, child, record.lsn),
+                    storage::keys::ItemSuffix(epk, id));
+        }
+        // IndexKeysOf files under the parent and the child: the parent's are there.
+        for (std::string& entry : IndexKeysOf(record.json, epk, id)) {
+          if (index::PartitionOf(entry) == child) batch.Put(entry, "");
+        }
+        status = store_.Write(batch);
+        return status.ok();
+      }));
+  return status;
+}
+
+Status Container::ForEachItemUnderLock(std::string_view begin, std::string_view end,
+                                       const ItemAdmit& admit, const LockedItemVisit& visit) const {
+  Status read_status;
   ORRERY_RETURN_IF_ERROR(store_.Scan(
       begin, end,
-      [&](std::string_view key, std::string_view) {
+      [&](std::string_view key, std::string_view value) {
         std::string_view epk, id;
         if (!storage::keys::ParseItem(key, epk, id)) return true;
+        if (admit && !admit(epk, id, value)) return false;
         const std::string item_key(key);
         std::shared_lock split_lock = EnterWrite();
         std::lock_guard lock(StripeFor(item_key));
         Result<std::optional<std::string>> current = store_.Get(item_key);
         if (!current.ok()) {
-          status = current.status();
+          read_status = current.status();
           return false;
         }
         std::optional<ItemRecordView> record =
             *current ? DecodeItemRecord(**current) : std::nullopt;
-        if (!record) return true;  // deleted since the scan saw it
-        const auto& split = *write_state_->split;
-        const uint32_t child = epk < split.at ? split.left : split.right;
-        storage::WriteBatch batch;
-        if (record->lsn != 0) {
-          batch.Put(ChangeFeedKey(settings_.number, child, record->lsn),
-                    storage::keys::ItemSuffix(epk, id));
-        }
-        // IndexKeysOf files under the parent and the child: the parent's are there.
-        for (std::string& entry : IndexKeysOf(record->json, epk, id)) {
-          if (index::PartitionOf(entry) == child) batch.Put(entry, "");
-        }
-        status = store_.Write(batch);
-        return status.ok();
+        return !record || visit(epk, id, *record);
       },
       storage::Store::ScanMode::kBulk));
-  return status;
+  return read_status;
 }
 
 void Container::AddPartitionDropToBatch(uint32_t partition, storage::WriteBatch& batch) const {
