@@ -287,6 +287,10 @@ Status Account::SplitContainerWhereNeeded(const std::shared_ptr<Container>& cont
   }
   std::sort(by_bytes.begin(), by_bytes.end(),
             [](const auto& a, const auto& b) { return a.first > b.first; });
+  int64_t total = 0;
+  for (const auto& size : sizes) total += size.bytes;
+  // The total first: until the subtraction, the bound only overstates.
+  state.container_bytes_at_sizes_read.store(total);
   state.bytes_added_since_sizes_read.fetch_sub(added);
   state.largest_partition_bytes.store(by_bytes.empty() ? 0 : by_bytes.front().first);
   for (const auto& [bytes, partition] : by_bytes) {

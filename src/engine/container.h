@@ -140,6 +140,10 @@ struct ContainerWriteState {
   // since (growth only, so the sum bounds every partition from above).
   std::atomic<int64_t> largest_partition_bytes{-1};
   std::atomic<int64_t> bytes_added_since_sizes_read{0};
+  // All logical partitions' bytes at that reading (-1: not read yet). Plus the bytes
+  // added since, it bounds every logical partition, so a write that keeps the sum within
+  // the logical partition limit needs no read of its partition's size.
+  std::atomic<int64_t> container_bytes_at_sizes_read{-1};
 };
 
 class Container {
@@ -327,6 +331,9 @@ class Container {
                              PendingRecords* pending);
   // Held by writers of containers with unique keys (an empty lock otherwise).
   std::unique_lock<std::mutex> LockLogicalPartition(std::string_view epk) const;
+  // Counts growth for the splitter's bound (ContainerWriteState); true when the bound
+  // shows that no logical partition can pass the limit with it.
+  bool CountGrowthWithinLimit(int64_t bytes_delta) const;
   // Adds a write's change of its logical partition's size to `batch`; Forbidden/1014
   // when it would take the partition past its limit. `new_key` labels a new partition.
   Status AddSizeChange(std::string_view epk, const partition::PartitionKeyValue* new_key,

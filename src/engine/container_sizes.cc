@@ -28,7 +28,8 @@ Status Container::AddSizeChange(std::string_view epk, const partition::Partition
   const std::string key = storage::keys::LogicalPartition(settings_.number, epk);
   storage::Counter delta{count_delta, bytes_delta,
                          new_key ? partition::ToHeaderJson(*new_key) : std::string()};
-  if (bytes_delta > 0 || pending != nullptr) {
+  const bool within_limit = bytes_delta <= 0 || CountGrowthWithinLimit(bytes_delta);
+  if (!within_limit || pending != nullptr) {
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, StoredRecord(key, pending));
     storage::Counter current =
         stored ? storage::DecodeCounter(*stored).value_or(storage::Counter{}) : storage::Counter{};
@@ -47,8 +48,16 @@ Status Container::AddSizeChange(std::string_view epk, const partition::Partition
     }
   }
   batch.AddToCounter(key, delta);
-  if (bytes_delta > 0) write_state_->bytes_added_since_sizes_read.fetch_add(bytes_delta);
   return Status::Ok();
+}
+
+bool Container::CountGrowthWithinLimit(int64_t bytes_delta) const {
+  ContainerWriteState& state = *write_state_;
+  // Counted before the check, so of two concurrent writes the later one sees both.
+  const int64_t added = state.bytes_added_since_sizes_read.fetch_add(bytes_delta) + bytes_delta;
+  const int64_t total = state.container_bytes_at_sizes_read.load();
+  return total >= 0 &&
+         static_cast<uint64_t>(total + added) <= settings_.logical_partition_max_bytes;
 }
 
 Result<std::vector<Container::LogicalPartitionSize>> Container::LogicalPartitionSizes() const {

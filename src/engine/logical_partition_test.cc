@@ -22,6 +22,7 @@ class LogicalPartitionTest : public ::testing::Test {
     options.store.in_memory = true;
     options.background_ttl_purge = false;
     options.logical_partition_max_bytes = 10 * 1024;
+    options.background_splits = false;  // the sizes are read when a test says so
     account_ = std::move(Account::Open(options)).value();
     ASSERT_TRUE(account_->CreateDatabase(J(R"({"id":"db"})"), {}).ok());
     ASSERT_TRUE(account_
@@ -109,6 +110,30 @@ TEST_F(LogicalPartitionTest, AFullLogicalPartitionRefusesWritesAndKeepsItsData) 
   for (int i = 0; i < 8; ++i) {
     EXPECT_TRUE(Write(WriteKind::kCreate, "t1", "d2", "j" + std::to_string(i), 1000).ok());
   }
+}
+
+TEST_F(LogicalPartitionTest, TheLimitStaysExactOnceTheSizesHaveBeenRead) {
+  // A reading of the sizes (the splitter's) lets writes that keep the whole container
+  // within the limit skip reading their partition's size; the limit must not move.
+  ASSERT_TRUE(Write(WriteKind::kCreate, "t1", "d2", "j0", 1000).ok());
+  ASSERT_TRUE(account_->SplitWhereNeeded().ok());
+  EXPECT_GT(container_->write_state()->container_bytes_at_sizes_read.load(), 1000);
+  int written = 0;
+  Status refused;
+  for (int i = 0; i < 20 && refused.ok(); ++i) {
+    Result<ItemResult> r = Write(WriteKind::kCreate, "t1", "d1", "i" + std::to_string(i), 1000);
+    if (r.ok()) {
+      ++written;
+    } else {
+      refused = r.status();
+    }
+    if (i == 3) {
+      ASSERT_TRUE(account_->SplitWhereNeeded().ok());
+    }
+  }
+  EXPECT_EQ(refused.substatus(), 1014);
+  EXPECT_EQ(written, 8);
+  EXPECT_EQ(SizeOf(R"(["t1","d1"])").items, 8);
 }
 
 TEST_F(LogicalPartitionTest, ATransactionalBatchPastTheLimitWritesNothing) {
