@@ -3,14 +3,10 @@
 -- A create is signed over (post, docs, dbs/DB/colls/COLL, date), which does not depend on the
 -- item, so one signature serves every request for 15 minutes. Ids are RUNID-<thread>-<counter>.
 
-local counter = 0
-local head, tail_open, pad, prefix
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
 
-local nthreads = 0
-function setup(thread)
-  nthreads = nthreads + 1
-  thread:set("tid", nthreads)
-end
+local counter = 0
+local head, pad, prefix
 
 function init(args)
   local db, coll, date, auth, runid = args[1], args[2], args[3], args[4], args[5]
@@ -18,13 +14,7 @@ function init(args)
   -- run_wrk exports BENCH_WRK_PHASE (warmup|measure) so the warm-up and the measured run
   -- never create the same id (a repeat would be a 409 Conflict).
   prefix = runid .. (os.getenv("BENCH_WRK_PHASE") or "") .. "-" .. (tid or 0) .. "-"
-  head = "POST /dbs/" .. db .. "/colls/" .. coll .. "/docs HTTP/1.1\r\n" ..
-    "Host: " .. wrk.headers["Host"] .. "\r\n" ..
-    "x-ms-date: " .. date .. "\r\n" ..
-    "x-ms-version: 2020-07-15\r\n" ..
-    "authorization: " .. auth .. "\r\n" ..
-    "content-type: application/json\r\n" ..
-    "accept: application/json\r\n"
+  head = docs_post_head(db, coll, date, auth, "content-type: application/json\r\n")
   -- The id has a fixed width (counter zero-padded to 9 digits), so the padding that brings
   -- the body to `size` bytes is computed once.
   local sample = prefix .. string.format("%09d", 0)
@@ -40,5 +30,3 @@ function request()
     'x-ms-documentdb-partitionkey: ["' .. id .. '"]\r\n' ..
     "Content-Length: " .. string.len(body) .. "\r\n\r\n" .. body
 end
-
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")

@@ -6,13 +6,9 @@
 --              across every partition key (x-ms-documentdb-query-enablecrosspartition).
 -- A query is signed like a create, over (post, docs, dbs/DB/colls/COLL, date).
 
-local head, mode, tenants, span
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
 
-local nthreads = 0
-function setup(thread)
-  nthreads = nthreads + 1
-  thread:set("tid", nthreads)
-end
+local head, mode, tenants, span
 
 function init(args)
   local db, coll, date, auth = args[1], args[2], args[3], args[4]
@@ -20,14 +16,8 @@ function init(args)
   tenants = tonumber(args[6] or "200")
   span = tonumber(args[7] or "10000")
   if mode ~= "single" and mode ~= "cross" then error("query.lua: MODE must be single or cross") end
-  head = "POST /dbs/" .. db .. "/colls/" .. coll .. "/docs HTTP/1.1\r\n" ..
-    "Host: " .. wrk.headers["Host"] .. "\r\n" ..
-    "x-ms-date: " .. date .. "\r\n" ..
-    "x-ms-version: 2020-07-15\r\n" ..
-    "authorization: " .. auth .. "\r\n" ..
-    "x-ms-documentdb-isquery: True\r\n" ..
-    "content-type: application/query+json\r\n" ..
-    "accept: application/json\r\n"
+  head = docs_post_head(db, coll, date, auth,
+    "x-ms-documentdb-isquery: True\r\ncontent-type: application/query+json\r\n")
   math.randomseed(os.time() * 1000 + (tid or 0))
 end
 
@@ -45,5 +35,3 @@ function request()
   end
   return head .. extra .. "Content-Length: " .. #body .. "\r\n\r\n" .. body
 end
-
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")

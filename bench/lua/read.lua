@@ -4,13 +4,9 @@
 -- and, per item, {path, authorization, partition-key header}. The signature covers the item
 -- link, so every id needs its own; all requests are rendered once in init().
 
-local reqs, n = {}, 0
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
 
-local nthreads = 0
-function setup(thread)
-  nthreads = nthreads + 1
-  thread:set("tid", nthreads)
-end
+local reqs, n = {}, 0
 
 function init(args)
   local data = dofile(args[1])
@@ -31,5 +27,3 @@ end
 function request()
   return reqs[math.random(n)]
 end
-
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")

@@ -2,6 +2,8 @@
 -- request once and hands it out from request(), so wrk does the same per-request work for the
 -- baseline as for Orrery's reads (the client shares the CPUs with the server under test).
 
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
+
 local req
 
 function init(args)
@@ -11,5 +13,3 @@ end
 function request()
   return req
 end
-
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")

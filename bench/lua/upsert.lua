@@ -3,26 +3,16 @@
 -- Items are the point-read set of bench/lib/bench_items.mjs (id r%06d, partition key p%06d).
 -- An upsert is signed like a create, over (post, docs, dbs/DB/colls/COLL, date).
 
-local head, pad, items, size
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")
 
-local nthreads = 0
-function setup(thread)
-  nthreads = nthreads + 1
-  thread:set("tid", nthreads)
-end
+local head, pad, items, size
 
 function init(args)
   local db, coll, date, auth = args[1], args[2], args[3], args[4]
   items = tonumber(args[5] or "10000")
   size = tonumber(args[6] or "1024")
-  head = "POST /dbs/" .. db .. "/colls/" .. coll .. "/docs HTTP/1.1\r\n" ..
-    "Host: " .. wrk.headers["Host"] .. "\r\n" ..
-    "x-ms-date: " .. date .. "\r\n" ..
-    "x-ms-version: 2020-07-15\r\n" ..
-    "authorization: " .. auth .. "\r\n" ..
-    "x-ms-documentdb-is-upsert: True\r\n" ..
-    "content-type: application/json\r\n" ..
-    "accept: application/json\r\n"
+  head = docs_post_head(db, coll, date, auth,
+    "x-ms-documentdb-is-upsert: True\r\ncontent-type: application/json\r\n")
   pad = string.rep("x", size)
   math.randomseed(os.time() * 1000 + (tid or 0))
 end
@@ -37,5 +27,3 @@ function request()
     'x-ms-documentdb-partitionkey: ["' .. pk .. '"]\r\n' ..
     "Content-Length: " .. #body .. "\r\n\r\n" .. body
 end
-
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")
