@@ -3,11 +3,10 @@
 // partition key; 304 when nothing is new; every item exactly once, in its latest
 // version, while writes continue.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { ChangeFeedStartFrom } from "@azure/cosmos";
-import { startServer } from "./lib/server.mjs";
-import { sdkClient, uniqueId, dropDatabase } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
 
 const TIMEOUT = 120_000;
 
@@ -29,18 +28,9 @@ describe("change feed", { timeout: TIMEOUT }, () => {
   let client;
   let dbId;
   let database;
-
-  before(async () => {
-    server = await startServer({ args: ["--initial-partitions", "4"] });
-    client = sdkClient(server);
-    dbId = uniqueId("cf");
-    ({ database } = await client.databases.create({ id: dbId }));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
+  withServerAndDatabase("cf", {
+    serverOptions: { args: ["--initial-partitions", "4"] },
+    ready: (env) => ({ server, client, dbId, database } = env),
   });
 
   test("from the beginning, then only what changed, each item once in its latest version", async () => {

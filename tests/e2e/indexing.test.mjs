@@ -2,10 +2,10 @@
 // ORDER BY on several keys, excluded paths, the online re-index after a policy change
 // with its progress header, and the query-metrics header with what the index saved.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer } from "./lib/server.mjs";
-import { sdkClient, restClient, uniqueId, dropDatabase, expectCosmosError } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
+import { restClient, expectCosmosError } from "./lib/util.mjs";
 
 const TIMEOUT = 120_000;
 const ITEMS = 300;
@@ -46,19 +46,12 @@ describe("indexing policies", { timeout: TIMEOUT * 2 }, () => {
   let rest;
   let database;
   let dbId;
-
-  before(async () => {
-    server = await startServer({ args: ["--initial-partitions", "4"] });
-    client = sdkClient(server);
-    rest = restClient(server);
-    dbId = uniqueId("idx");
-    ({ database } = await client.databases.create({ id: dbId }));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
+  withServerAndDatabase("idx", {
+    serverOptions: { args: ["--initial-partitions", "4"] },
+    ready: (env) => {
+      ({ server, client, dbId, database } = env);
+      rest = restClient(server);
+    },
   });
 
   test("ORDER BY on several keys needs a matching composite index, as in the service", async () => {

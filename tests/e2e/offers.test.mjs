@@ -2,10 +2,11 @@
 // container's offer by its _self, offer.replace() changes the throughput at once (and
 // it is kept across a restart), invalid throughput is refused.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, IS_DISK } from "./lib/server.mjs";
-import { sdkClient, uniqueId, dropDatabase, expectCosmosError } from "./lib/util.mjs";
+import { IS_DISK } from "./lib/server.mjs";
+import { sdkClient, uniqueId, expectCosmosError } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
 
 const TIMEOUT = 60_000;
 
@@ -14,19 +15,7 @@ describe("offers", { timeout: TIMEOUT }, () => {
   let client;
   let dbId;
   let database;
-
-  before(async () => {
-    server = await startServer();
-    client = sdkClient(server);
-    dbId = uniqueId("offer");
-    ({ database } = await client.databases.create({ id: dbId }));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
-  });
+  const env = withServerAndDatabase("offer", { ready: (e) => ({ server, client, dbId, database } = e) });
 
   test("readOffer and replace of manual throughput", async () => {
     const { container } = await database.containers.create({ id: "m", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 1000 });
@@ -138,6 +127,7 @@ describe("offers", { timeout: TIMEOUT }, () => {
     await server.restart();
     client.dispose();
     client = sdkClient(server); // the endpoint changes with the restart
+    env.client = client;
     const { resource: after } = await client.database(dbId).container("r").readOffer();
     assert.equal(after.content.offerThroughput, 700);
   });

@@ -10,6 +10,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer } from "./lib/server.mjs";
 import { sdkClient, restClient, uniqueId, dropDatabase, expectCosmosError } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
 
 const TIMEOUT = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -19,20 +20,14 @@ describe("throughput enforcement", { timeout: TIMEOUT }, () => {
   let client;
   let dbId;
   let container;
-
-  before(async () => {
-    server = await startServer({ args: ["--enforce-throughput", "--initial-partitions", "4"] });
+  withServerAndDatabase("ru", {
+    serverOptions: { args: ["--enforce-throughput", "--initial-partitions", "4"] },
     // No SDK retries: the test counts the 429s itself.
-    client = sdkClient(server, { connectionPolicy: { retryOptions: { maxRetryAttemptCount: 0 } } });
-    dbId = uniqueId("ru");
-    const { database } = await client.databases.create({ id: dbId });
-    ({ container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 4000 }));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
+    clientOptions: { connectionPolicy: { retryOptions: { maxRetryAttemptCount: 0 } } },
+    ready: async (env) => {
+      ({ server, client, dbId } = env);
+      ({ container } = await env.database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 4000 }));
+    },
   });
 
   /** 420 creates/s of ~0.9 KB items (~5.4 RU each: ~2,250 RU/s) for 2 s; pkOf(i) picks the key. */

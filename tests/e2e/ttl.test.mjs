@@ -1,32 +1,17 @@
 // Time to live through the SDK, with expiry at 1 s: defaultTtl on the container, ttl
 // on items (-1 never), expired items gone at once for reads, queries and creates.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer } from "./lib/server.mjs";
-import { sdkClient, uniqueId, dropDatabase, expectCosmosError } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
+import { expectCosmosError } from "./lib/util.mjs";
 
 const TIMEOUT = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 describe("time to live", { timeout: TIMEOUT }, () => {
-  let server;
-  let client;
-  let dbId;
   let database;
-
-  before(async () => {
-    server = await startServer();
-    client = sdkClient(server);
-    dbId = uniqueId("ttl");
-    ({ database } = await client.databases.create({ id: dbId }));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
-  });
+  withServerAndDatabase("ttl", { ready: (env) => ({ database } = env) });
 
   test("items expire 1 s after their last write, unless their ttl says otherwise", async () => {
     const { container: byDefault } = await database.containers.create({ id: "d1", partitionKey: { paths: ["/pk"], version: 2 }, defaultTtl: 1 });

@@ -2,10 +2,10 @@
 // key is implicitly part of every unique key), missing values counting as one value,
 // 409 with nothing written on a violation, in single writes and in batches.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer } from "./lib/server.mjs";
-import { sdkClient, uniqueId, dropDatabase, expectCosmosError } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
+import { expectCosmosError } from "./lib/util.mjs";
 
 const TIMEOUT = 120_000;
 
@@ -15,23 +15,16 @@ describe("unique keys", { timeout: TIMEOUT }, () => {
   let dbId;
   let database;
   let container;
-
-  before(async () => {
-    server = await startServer({ args: ["--initial-partitions", "2"] });
-    client = sdkClient(server);
-    dbId = uniqueId("uk");
-    ({ database } = await client.databases.create({ id: dbId }));
-    ({ container } = await database.containers.create({
-      id: "users",
-      partitionKey: { paths: ["/tenant"], version: 2 },
-      uniqueKeyPolicy: { uniqueKeys: [{ paths: ["/email"] }, { paths: ["/first", "/last"] }] },
-    }));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
+  withServerAndDatabase("uk", {
+    serverOptions: { args: ["--initial-partitions", "2"] },
+    ready: async (env) => {
+      ({ server, client, dbId, database } = env);
+      ({ container } = await database.containers.create({
+        id: "users",
+        partitionKey: { paths: ["/tenant"], version: 2 },
+        uniqueKeyPolicy: { uniqueKeys: [{ paths: ["/email"] }, { paths: ["/first", "/last"] }] },
+      }));
+    },
   });
 
   const count = async (tenant) => {
