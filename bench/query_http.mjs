@@ -19,6 +19,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sign } from './lib/cosmos_auth.mjs';
+import { request as loopbackRequest } from './lib/loopback.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = process.env.ORRERY_BIN || path.join(here, '..', 'build', 'orrery');
@@ -33,19 +34,8 @@ const deadline = setTimeout(() => {
 }, 20 * 60 * 1000);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+const request = (...args) => loopbackRequest(agent, ...args);
 
-function request(port, method, urlPath, headers, body) {
-  return new Promise((resolve, reject) => {
-    const h = body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) };
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: h, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 function headersFor(verb, type, link) {
   const date = new Date().toUTCString();

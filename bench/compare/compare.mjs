@@ -28,12 +28,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { itemBody, readId, readPk } from '../lib/bench_items.mjs';
 import { sign } from '../lib/cosmos_auth.mjs';
+import { freePort, memoryKb, request } from '../lib/loopback.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -87,22 +87,7 @@ function parseArgs(argv) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => console.error(`[compare ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
-function memoryKb(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
 
 // ---- the two servers ------------------------------------------------------------------------
 
@@ -199,18 +184,6 @@ async function measureStartup(name) {
 
 // ---- data -----------------------------------------------------------------------------------
 
-function request(agent, port, method, urlPath, headers, body) {
-  return new Promise((resolve, reject) => {
-    const h = body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) };
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: h, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 function signedHeaders(verb, type, link) {
   const date = new Date().toUTCString();

@@ -19,6 +19,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { itemBody, readId, readPk } from './bench_items.mjs';
+import { freePort, memoryKb, request } from './loopback.mjs';
 import { sign } from './cosmos_auth.mjs';
 
 export { sign };
@@ -42,24 +43,7 @@ function need(a, k) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
-function rssKb(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);
-    return m ? Number(m[1]) : null;
-  } catch { return null; }
-}
 
 // One raw HTTP/1.1 GET / (signed), resolves with the status code or rejects on a socket error.
 function rawAccountRead(port) {
@@ -146,7 +130,7 @@ async function startupOnce(bin, mode, rssAfterMs) {
   let rss = null;
   if (rssAfterMs > 0 && answeredMs !== null) {
     await sleep(rssAfterMs);
-    rss = rssKb(child.pid);
+    rss = memoryKb(child.pid).rss;
   }
   child.kill('SIGTERM');
   if (!(await waitExit(child, 5000))) {
@@ -197,20 +181,6 @@ async function cmdStartup(a) {
 
 // ---- setup + preload ----------------------------------------------------------------------
 
-function request(agent, port, method, urlPath, headers, body) {
-  return new Promise((resolve, reject) => {
-    const h = body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) };
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: h, agent },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers,
-                                      body: Buffer.concat(chunks).toString('utf8') }));
-      });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 function commonHeaders(date, auth) {
   return {

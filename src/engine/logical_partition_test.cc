@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <functional>
 
 #include "engine/account.h"
 #include "json/json.h"
@@ -60,6 +61,22 @@ class LogicalPartitionTest : public ::testing::Test {
     return {};
   }
 
+  // Creates items of ~1,150 bytes under (t1, d1) until one is refused (at most 20);
+  // `between(i)` runs after the i-th attempt. Returns how many were written.
+  int FillUntilRefused(Status& refused, const std::function<void(int)>& between = {}) {
+    int written = 0;
+    for (int i = 0; i < 20 && refused.ok(); ++i) {
+      Result<ItemResult> r = Write(WriteKind::kCreate, "t1", "d1", "i" + std::to_string(i), 1000);
+      if (r.ok()) {
+        ++written;
+      } else {
+        refused = r.status();
+      }
+      if (between) between(i);
+    }
+    return written;
+  }
+
   std::unique_ptr<Account> account_;
   std::shared_ptr<Container> container_;
   std::deque<std::string> bodies_;
@@ -83,16 +100,8 @@ TEST_F(LogicalPartitionTest, SizesFollowCreatesReplacesAndDeletes) {
 }
 
 TEST_F(LogicalPartitionTest, AFullLogicalPartitionRefusesWritesAndKeepsItsData) {
-  int written = 0;
   Status refused;
-  for (int i = 0; i < 20 && refused.ok(); ++i) {
-    Result<ItemResult> r = Write(WriteKind::kCreate, "t1", "d1", "i" + std::to_string(i), 1000);
-    if (r.ok()) {
-      ++written;
-    } else {
-      refused = r.status();
-    }
-  }
+  const int written = FillUntilRefused(refused);
   EXPECT_EQ(refused.code(), StatusCode::kForbidden);
   EXPECT_EQ(refused.substatus(), 1014);
   EXPECT_NE(refused.message().find("Partition key reached maximum size of 10240 bytes"),
@@ -118,19 +127,12 @@ TEST_F(LogicalPartitionTest, TheLimitStaysExactOnceTheSizesHaveBeenRead) {
   ASSERT_TRUE(Write(WriteKind::kCreate, "t1", "d2", "j0", 1000).ok());
   ASSERT_TRUE(account_->SplitWhereNeeded().ok());
   EXPECT_GT(container_->write_state()->container_bytes_at_sizes_read.load(), 1000);
-  int written = 0;
   Status refused;
-  for (int i = 0; i < 20 && refused.ok(); ++i) {
-    Result<ItemResult> r = Write(WriteKind::kCreate, "t1", "d1", "i" + std::to_string(i), 1000);
-    if (r.ok()) {
-      ++written;
-    } else {
-      refused = r.status();
-    }
+  const int written = FillUntilRefused(refused, [&](int i) {
     if (i == 3) {
       ASSERT_TRUE(account_->SplitWhereNeeded().ok());
     }
-  }
+  });
   EXPECT_EQ(refused.substatus(), 1014);
   EXPECT_EQ(written, 8);
   EXPECT_EQ(SizeOf(R"(["t1","d1"])").items, 8);

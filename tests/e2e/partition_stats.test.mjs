@@ -3,12 +3,13 @@
 // populateQuotaInfo, "statistics" with x-ms-documentdb-populatepartitionstatistics),
 // the admin call GET /_orrery/dbs/{db}/colls/{c}/stats and `orrery stats`.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { startServer, ORRERY_BIN, IS_DISK } from "./lib/server.mjs";
-import { sdkClient, restClient, uniqueId, dropDatabase, expectCosmosError } from "./lib/util.mjs";
+import { ORRERY_BIN, IS_DISK } from "./lib/server.mjs";
+import { sdkClient, restClient, expectCosmosError } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
 
 const TIMEOUT = 60_000;
 const LIMIT = 100_000; // bytes one logical partition may hold
@@ -20,30 +21,24 @@ describe("logical partition limit and partition statistics", { timeout: TIMEOUT 
   let dbId;
   let container;
 
-  before(async () => {
-    server = await startServer({ args: ["--initial-partitions", "4", "--logical-partition-max-bytes", String(LIMIT)] });
-    client = sdkClient(server);
-    rest = restClient(server);
-    dbId = uniqueId("stats");
-    const { database } = await client.databases.create({ id: dbId });
-    ({ container } = await database.containers.create({
-      id: "c",
-      partitionKey: { paths: ["/tenantId", "/deviceId"], kind: "MultiHash", version: 2 },
-    }));
-    // The whale tenant holds 10x the others: 100 items over 5 devices; 9 other tenants
-    // hold 10 each over 2 devices.
-    const writes = [];
-    for (let i = 0; i < 100; i++) writes.push({ id: `w${i}`, tenantId: "whale", deviceId: `d${i % 5}`, pad: "x".repeat(300) });
-    for (let t = 0; t < 9; t++) {
-      for (let i = 0; i < 10; i++) writes.push({ id: `t${t}-${i}`, tenantId: `t${t}`, deviceId: `d${i % 2}`, pad: "x".repeat(300) });
-    }
-    for (let i = 0; i < writes.length; i += 50) await Promise.all(writes.slice(i, i + 50).map((w) => container.items.create(w)));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
+  const env = withServerAndDatabase("stats", {
+    serverOptions: { args: ["--initial-partitions", "4", "--logical-partition-max-bytes", String(LIMIT)] },
+    ready: async (e) => {
+      ({ server, client, dbId } = e);
+      rest = restClient(server);
+      ({ container } = await e.database.containers.create({
+        id: "c",
+        partitionKey: { paths: ["/tenantId", "/deviceId"], kind: "MultiHash", version: 2 },
+      }));
+      // The whale tenant holds 10x the others: 100 items over 5 devices; 9 other tenants
+      // hold 10 each over 2 devices.
+      const writes = [];
+      for (let i = 0; i < 100; i++) writes.push({ id: `w${i}`, tenantId: "whale", deviceId: `d${i % 5}`, pad: "x".repeat(300) });
+      for (let t = 0; t < 9; t++) {
+        for (let i = 0; i < 10; i++) writes.push({ id: `t${t}-${i}`, tenantId: `t${t}`, deviceId: `d${i % 2}`, pad: "x".repeat(300) });
+      }
+      for (let i = 0; i < writes.length; i += 50) await Promise.all(writes.slice(i, i + 50).map((w) => container.items.create(w)));
+    },
   });
 
   const adminStats = async () => {
@@ -139,6 +134,7 @@ describe("logical partition limit and partition statistics", { timeout: TIMEOUT 
     await server.restart();
     client.dispose();
     client = sdkClient(server); // the endpoint changes with the restart
+    env.client = client;
     rest = restClient(server);
     const after = await adminStats();
     assert.equal(after.itemCount, before.itemCount);

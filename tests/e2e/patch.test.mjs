@@ -2,10 +2,10 @@
 // both body shapes, every operation, conditional patch, If-Match, the limits, and
 // atomicity against concurrent patches of the same item.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer } from "./lib/server.mjs";
-import { sdkClient, restClient, uniqueId, dropDatabase, expectCosmosError, userContent } from "./lib/util.mjs";
+import { restClient, expectCosmosError, userContent } from "./lib/util.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
 
 const TIMEOUT = 120_000;
 
@@ -16,19 +16,12 @@ describe("patch", { timeout: TIMEOUT }, () => {
   let dbId;
   let container;
 
-  before(async () => {
-    server = await startServer();
-    client = sdkClient(server);
-    rest = restClient(server);
-    dbId = uniqueId("patch");
-    const { database } = await client.databases.create({ id: dbId });
-    ({ container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } }));
-  });
-
-  after(async () => {
-    if (client && dbId) await dropDatabase(client, dbId);
-    client?.dispose();
-    await server?.stop();
+  withServerAndDatabase("patch", {
+    ready: async (env) => {
+      ({ server, client, dbId } = env);
+      rest = restClient(server);
+      ({ container } = await env.database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } }));
+    },
   });
 
   async function fresh(id, extra = {}) {
