@@ -24,6 +24,19 @@
 namespace orrery::engine {
 namespace {
 
+// Runs `fn` with no write in flight: every write holds split_mutex shared, and new ones
+// wait while split_commit_waiting is set (Container::EnterWrite).
+template <typename Fn>
+auto WithWritesHeld(ContainerWriteState& state, Fn&& fn) {
+  state.split_commit_waiting = true;
+  std::unique_lock exclusive(state.split_mutex);
+  struct ClearWaiting {
+    std::atomic<bool>& waiting;
+    ~ClearWaiting() { waiting = false; }
+  } clear{state.split_commit_waiting};
+  return fn();
+}
+
 constexpr const char* kSplitIntentPrefix = "split/";
 
 std::string IntentKey(uint32_t container) {
@@ -144,10 +157,7 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
                            })));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(intent));
   const auto set_split = [&](std::optional<ContainerWriteState::SplitInProgress> value) {
-    state->split_commit_waiting = true;
-    std::unique_lock exclusive(state->split_mutex);
-    state->split = std::move(value);
-    state->split_commit_waiting = false;
+    WithWritesHeld(*state, [&] { state->split = std::move(value); });
   };
   set_split(split);
   if (Status copied = container->CopyForSplit(number); !copied.ok()) {
@@ -179,17 +189,14 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
   commit.Put(storage::keys::Container(database_id, id), json::Write(ContainerRecord(settings)));
   container->AddPartitionDropToBatch(number, commit);
   commit.Delete(IntentKey(c));
-  {
-    state->split_commit_waiting = true;
-    std::unique_lock exclusive(state->split_mutex);
+  ORRERY_RETURN_IF_ERROR(WithWritesHeld(*state, [&] {
     Status written = store_->WriteSynced(commit);
     if (written.ok()) {
       state->write_map = std::make_shared<const PartitionMap>(settings.partitions);
     }
     state->split.reset();
-    state->split_commit_waiting = false;
-    ORRERY_RETURN_IF_ERROR(written);
-  }
+    return written;
+  }));
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
                           OpenContainer(std::move(settings), state));
   ProvisionThroughput(*replaced, db->second);
@@ -267,13 +274,8 @@ Status Account::SplitContainerWhereNeeded(const std::shared_ptr<Container>& cont
   // Taken with no write in flight (each holds split_mutex shared), so that every byte
   // counted in `added` is in the store the read sees; bytes written after count again
   // next round.
-  int64_t added = 0;
-  {
-    state.split_commit_waiting = true;
-    std::unique_lock exclusive(state.split_mutex);
-    added = state.bytes_added_since_sizes_read.load();
-    state.split_commit_waiting = false;
-  }
+  const int64_t added =
+      WithWritesHeld(state, [&] { return state.bytes_added_since_sizes_read.load(); });
   ORRERY_ASSIGN_OR_RETURN(std::vector<Container::LogicalPartitionSize> sizes,
                           container->LogicalPartitionSizes());
   // The fullest partition first.
