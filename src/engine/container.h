@@ -139,6 +139,10 @@ struct ContainerWriteState {
   // bytes at its last reading (-1: not read yet), and the bytes that writes have added
   // since (growth only, so the sum bounds every partition from above).
   std::atomic<int64_t> largest_partition_bytes{-1};
+  // Where the TTL purge's next scan starts (container_ttl.cc), so that each round reads
+  // a bounded number of items however large the container. Empty: its first item.
+  std::mutex ttl_scan_mutex;
+  std::string ttl_scan_cursor;  // guarded by ttl_scan_mutex
   std::atomic<int64_t> bytes_added_since_sizes_read{0};
   // All logical partitions' bytes at that reading (-1: not read yet). Plus the bytes
   // added since, it bounds every logical partition, so a write that keeps the sum within
@@ -253,9 +257,10 @@ class Container {
   // The meta key that says the sizes are complete.
   std::string SizesMarkerKey() const;
 
-  // Time to live (container_ttl.cc). Deletes up to `max_items` expired items (the
-  // background purge); returns how many.
-  Result<size_t> PurgeExpired(size_t max_items);
+  // Time to live (container_ttl.cc). The background purge: reads up to `max_scanned`
+  // items from where the previous call stopped (wrapping around at the end), and
+  // deletes up to `max_items` of them that have expired; returns how many.
+  Result<size_t> PurgeExpired(size_t max_items, size_t max_scanned);
   bool ttl_enabled() const { return default_ttl_.has_value(); }
 
   // Percent of the items indexed under the current policy: 100 unless a rebuild runs.
@@ -320,6 +325,9 @@ class Container {
   static std::optional<int64_t> ParseDefaultTtl(const json::Value& resource);
   // When an item version (its JSON) expires, in seconds since the epoch; nullopt: never.
   std::optional<int64_t> ExpiresAt(std::string_view json) const;
+  // The keys of up to `max_items` expired items among the next `max_scanned` from the
+  // TTL cursor, which it advances.
+  Result<std::vector<std::string>> NextExpiredKeys(size_t max_items, size_t max_scanned);
   bool IsExpired(std::string_view json) const;
   // Errors: BadRequest for an invalid ttl member (when the container has TTL on).
   Status ValidateItemTtl(const json::Value& item) const;

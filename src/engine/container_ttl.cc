@@ -4,6 +4,8 @@
 // gone at once for reads, queries and writes (which see its id as free), and purged
 // in the background by PurgeExpired.
 
+#include <algorithm>
+
 #include "engine/container.h"
 #include "engine/item_record.h"
 #include "engine/throughput/cost_model.h"
@@ -16,6 +18,32 @@ std::optional<int64_t> Container::ParseDefaultTtl(const json::Value& resource) {
   const json::Value* ttl = resource.Find("defaultTtl");
   if (ttl == nullptr || !ttl->is_integer()) return std::nullopt;
   return ttl->as_int();
+}
+
+// Scanning from the cursor rather than from the first item: a round that stopped
+// early resumes where it stopped, so items late in a large container are reached too,
+// and a round never reads more than `max_scanned` items.
+Result<std::vector<std::string>> Container::NextExpiredKeys(size_t max_items, size_t max_scanned) {
+  const std::lock_guard lock(write_state_->ttl_scan_mutex);
+  std::string& cursor = write_state_->ttl_scan_cursor;
+  const std::string begin = storage::keys::ItemsFrom(settings_.number, "");
+  std::vector<std::string> expired;
+  size_t scanned = 0;
+  std::string last;
+  ORRERY_RETURN_IF_ERROR(store_.Scan(
+      std::max(begin, cursor), storage::keys::ItemsEnd(settings_.number),
+      [&](std::string_view key, std::string_view value) {
+        ++scanned;
+        last.assign(key);
+        std::optional<ItemRecordView> record = DecodeItemRecord(value);
+        if (record && IsExpired(record->json)) expired.emplace_back(key);
+        return expired.size() < max_items && scanned < max_scanned;
+      },
+      storage::Store::ScanMode::kBulk));
+  const bool stopped_early = expired.size() >= max_items || scanned >= max_scanned;
+  // The smallest key after `last`; an empty cursor starts the next round from the top.
+  cursor = stopped_early ? last + '\0' : std::string();
+  return expired;
 }
 
 std::optional<int64_t> Container::ExpiresAt(std::string_view json) const {
@@ -49,18 +77,10 @@ Status Container::ValidateItemTtl(const json::Value& item) const {
   return Status::Ok();
 }
 
-Result<size_t> Container::PurgeExpired(size_t max_items) {
+Result<size_t> Container::PurgeExpired(size_t max_items, size_t max_scanned) {
   if (!default_ttl_) return size_t{0};
-  std::vector<std::string> expired;
-  const std::string begin = storage::keys::ItemsFrom(settings_.number, "");
-  ORRERY_RETURN_IF_ERROR(store_.Scan(
-      begin, storage::keys::ItemsEnd(settings_.number),
-      [&](std::string_view key, std::string_view value) {
-        std::optional<ItemRecordView> record = DecodeItemRecord(value);
-        if (record && IsExpired(record->json)) expired.emplace_back(key);
-        return expired.size() < max_items;
-      },
-      storage::Store::ScanMode::kBulk));
+  ORRERY_ASSIGN_OR_RETURN(std::vector<std::string> expired,
+                          NextExpiredKeys(max_items, max_scanned));
   size_t purged = 0;
   for (const std::string& key : expired) {
     std::string_view epk, id;
