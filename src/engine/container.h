@@ -284,6 +284,15 @@ class Container {
       std::function<bool(std::string_view epk, std::string_view id, const ItemRecordView& current)>;
   Status ForEachItemUnderLock(std::string_view begin, std::string_view end, const ItemAdmit& admit,
                               const LockedItemVisit& visit) const;
+  // Like ForEachItemUnderLock without `admit`, but `visit` adds what it files to a write
+  // batch that up to `items_per_batch` items share, and each item's write lock is held
+  // until that batch is in the store. For walks whose per-item cost is mostly the write
+  // itself (a split's copy).
+  using BatchedItemVisit =
+      std::function<void(std::string_view epk, std::string_view id, const ItemRecordView& current,
+                         storage::WriteBatch& batch)>;
+  Status ForEachItemInLockedBatches(std::string_view begin, std::string_view end,
+                                    size_t items_per_batch, const BatchedItemVisit& visit) const;
   // Held by every write for its whole duration (see ContainerWriteState::split_mutex);
   // waits while a split commits.
   std::shared_lock<std::shared_mutex> EnterWrite() const;
