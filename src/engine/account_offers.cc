@@ -98,25 +98,31 @@ uint64_t Account::SharedBytes(std::string_view database_id) const {
   return bytes;
 }
 
+// Finds the one resource the id names rather than building every offer.
 Result<OfferResult> Account::ReadOffer(std::string_view id) const {
-  for (json::Value& offer : ListOffers()) {
-    if (offer.Find("id")->as_string() != id) continue;
-    std::shared_lock lock(mutex_);
-    OfferResult result{std::move(offer)};
-    for (const auto& [db_id, db] : databases_) {
-      if (DatabaseOfferId(db.number) != id) continue;
-      result.replace_pending = db.pending_ru_per_second > 0;
-      result.min_throughput = MinimumThroughput(db.shared_throughput.autoscale_max.has_value(),
-                                                db.highest_ru_per_second, SharedBytes(db_id));
+  std::shared_lock lock(mutex_);
+  for (const auto& [db_id, db] : databases_) {
+    const ThroughputRequest& shared = db.shared_throughput;
+    if (DatabaseOfferId(db.number) != id || (!shared.manual && !shared.autoscale_max)) continue;
+    OfferResult result{
+        OfferJson(DatabaseOfferId(db.number), db.resource, shared.manual, shared.autoscale_max)};
+    result.replace_pending = db.pending_ru_per_second > 0;
+    result.min_throughput = MinimumThroughput(shared.autoscale_max.has_value(),
+                                              db.highest_ru_per_second, SharedBytes(db_id));
+    return result;
+  }
+  for (const auto& [key, container] : containers_) {
+    const ContainerSettings& s = container->settings();
+    if (ContainerOfferId(s.number) != id ||
+        (!s.manual_ru_per_second && !s.autoscale_max_ru_per_second)) {
+      continue;
     }
-    for (const auto& [key, container] : containers_) {
-      const ContainerSettings& s = container->settings();
-      if (ContainerOfferId(s.number) != id) continue;
-      result.replace_pending = s.pending_ru_per_second > 0;
-      result.min_throughput =
-          MinimumThroughput(s.autoscale_max_ru_per_second.has_value(), s.highest_ru_per_second,
-                            container->ApproximateStoredBytes());
-    }
+    OfferResult result{OfferJson(ContainerOfferId(s.number), s.resource, s.manual_ru_per_second,
+                                 s.autoscale_max_ru_per_second)};
+    result.replace_pending = s.pending_ru_per_second > 0;
+    result.min_throughput =
+        MinimumThroughput(s.autoscale_max_ru_per_second.has_value(), s.highest_ru_per_second,
+                          container->ApproximateStoredBytes());
     return result;
   }
   return Status::NotFound(kOfferNotFound);
