@@ -87,8 +87,6 @@ function parseArgs(argv) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => console.error(`[compare ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-
-
 // ---- the two servers ------------------------------------------------------------------------
 
 function ensurePeerInstalled() {
@@ -183,7 +181,6 @@ async function measureStartup(name) {
 }
 
 // ---- data -----------------------------------------------------------------------------------
-
 
 function signedHeaders(verb, type, link) {
   const date = new Date().toUTCString();

@@ -43,8 +43,6 @@ function need(a, k) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-
-
 // One raw HTTP/1.1 GET / (signed), resolves with the status code or rejects on a socket error.
 function rawAccountRead(port) {
   return new Promise((resolve, reject) => {
@@ -180,7 +178,6 @@ async function cmdStartup(a) {
 }
 
 // ---- setup + preload ----------------------------------------------------------------------
-
 
 function commonHeaders(date, auth) {
   return {

@@ -139,15 +139,15 @@ struct ContainerWriteState {
   // bytes at its last reading (-1: not read yet), and the bytes that writes have added
   // since (growth only, so the sum bounds every partition from above).
   std::atomic<int64_t> largest_partition_bytes{-1};
-  // Where the TTL purge's next scan starts (container_ttl.cc), so that each round reads
-  // a bounded number of items however large the container. Empty: its first item.
-  std::mutex ttl_scan_mutex;
-  std::string ttl_scan_cursor;  // guarded by ttl_scan_mutex
   std::atomic<int64_t> bytes_added_since_sizes_read{0};
   // All logical partitions' bytes at that reading (-1: not read yet). Plus the bytes
   // added since, it bounds every logical partition, so a write that keeps the sum within
   // the logical partition limit needs no read of its partition's size.
   std::atomic<int64_t> container_bytes_at_sizes_read{-1};
+  // Where the TTL purge's next scan starts (container_ttl.cc), so that each round reads
+  // a bounded number of items however large the container. Empty: its first item.
+  std::mutex ttl_scan_mutex;
+  std::string ttl_scan_cursor;  // guarded by ttl_scan_mutex
 };
 
 class Container {

@@ -10,11 +10,12 @@
 //   - point reads, queries and the index agree.
 // The second suite repeats this while partitions split all the time.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
-import { startServer, IS_DISK } from "./lib/server.mjs";
-import { sdkClient, uniqueId } from "./lib/util.mjs";
+import { IS_DISK } from "./lib/server.mjs";
+import { sdkClient } from "./lib/util.mjs";
+import { withServerAndContainer } from "./lib/fixture.mjs";
 
 const WRITERS = 16;
 const PKS_PER_WRITER = 3;
@@ -146,22 +147,10 @@ class Writer {
 
 function crashSuite(name, { rounds, serverArgs, expectSplits }) {
   describe(name, { timeout: 300_000, skip: !IS_DISK && "needs on-disk storage" }, () => {
-    let server;
-    const dbId = uniqueId("crash");
-
-    before(async () => {
-      server = await startServer({ args: serverArgs });
-      const client = sdkClient(server);
-      const { database } = await client.databases.create({ id: dbId });
-      await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } });
-      client.dispose();
-    });
-
-    after(async () => {
-      await server?.stop();
-    });
+    const env = withServerAndContainer("crash", serverArgs);
 
     test(`${rounds} kills: every acknowledged write present, none half-applied, every body intact`, async (t) => {
+      const { server, dbId } = env;
       const writers = Array.from({ length: WRITERS }, (_, i) => new Writer(i));
       const counters = { writes: 0, batches: 0 };
       for (let round = 0; round < rounds; round++) {

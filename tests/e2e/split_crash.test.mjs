@@ -4,31 +4,20 @@
 // acknowledged item is there exactly once (queries and the change feed), no item is
 // there twice, and the partition key ranges still form a gap-free cover.
 
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, IS_DISK } from "./lib/server.mjs";
-import { sdkClient, restClient, uniqueId } from "./lib/util.mjs";
+import { IS_DISK } from "./lib/server.mjs";
+import { sdkClient, restClient } from "./lib/util.mjs";
+import { withServerAndContainer } from "./lib/fixture.mjs";
 
 const TIMEOUT = 180_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 describe("splits and kill -9", { timeout: TIMEOUT, skip: !IS_DISK && "needs on-disk storage" }, () => {
-  let server;
-  const dbId = uniqueId("splitcrash");
-
-  before(async () => {
-    server = await startServer({ args: ["--partition-split-bytes", String(16 * 1024)] });
-    const client = sdkClient(server);
-    const { database } = await client.databases.create({ id: dbId });
-    await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } });
-    client.dispose();
-  });
-
-  after(async () => {
-    await server?.stop();
-  });
+  const env = withServerAndContainer("splitcrash", ["--partition-split-bytes", String(16 * 1024)]);
 
   test("every acknowledged item survives, once, and the ranges stay a cover", async () => {
+    const { server, dbId } = env;
     const acked = new Set();
     let n = 0;
     for (let round = 0; round < 6; round++) {
