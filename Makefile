@@ -75,7 +75,7 @@ test-asan: apt-deps
 # A short e2e run against the sanitizer build of the server: any ASan or UBSan report
 # aborts the server, which fails the tests talking to it. (Leaks are left to the unit
 # tests under ASan: the server's exit status is not checked by the e2e harness.)
-E2E_SMOKE := items batch patch change_feed query_pipeline bad_input splits
+E2E_SMOKE := items batch patch change_feed query_pipeline bad_input splits deep_input
 e2e-asan-smoke: test-asan npm-deps
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ORRERY_BIN=$(CURDIR)/$(ASAN_DIR)/orrery ORRERY_E2E_STORAGE=memory \

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "common/log.h"
+#include "common/stack.h"
 #include "http/beast.h"
 #include "http/listener.h"
 #include "http/session.h"
@@ -46,7 +47,9 @@ class ServerImpl final : public Server {
   std::unique_ptr<ssl::context> tls_context_;
   std::unique_ptr<asio::io_context> io_context_;
   std::shared_ptr<Listener> listener_;
-  std::vector<std::thread> threads_;
+  // Request handlers run here, so their stacks are sized for the deepest request the
+  // limits admit (common/stack.h), not left to `ulimit -s`.
+  std::vector<Thread> threads_;
   uint16_t port_ = 0;
 
   // Serializes Stop() calls, so a second one returns only once the first is done.
@@ -110,7 +113,7 @@ Status ServerImpl::Init() {
   const int thread_count = ThreadCount();
   threads_.reserve(static_cast<size_t>(thread_count));
   for (int i = 0; i < thread_count; ++i) {
-    threads_.emplace_back([this] { RunIoThread(); });
+    threads_.emplace_back(kRequestThreadStackBytes, [this] { RunIoThread(); });
   }
   return Status::Ok();
 }
@@ -141,7 +144,7 @@ void ServerImpl::Stop() {
   // Stopping the io_context rather than closing each socket: no handler runs after
   // stop(), so there is no session registry to keep and nothing to wait for.
   io_context_->stop();
-  for (std::thread& thread : threads_) {
+  for (Thread& thread : threads_) {
     thread.join();
   }
   threads_.clear();

@@ -7,7 +7,9 @@
 namespace orrery::query::ast {
 
 SubqueryExpr::SubqueryExpr(SourceRange r, SubqueryKind k, std::unique_ptr<Query> q)
-    : Expr(ExprKind::kSubquery, r), subquery_kind(k), query(std::move(q)) {}
+    : Expr(ExprKind::kSubquery, r), subquery_kind(k), query(std::move(q)) {
+  height = query->height + 1;
+}
 SubqueryExpr::~SubqueryExpr() = default;
 
 namespace {

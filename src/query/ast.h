@@ -4,8 +4,10 @@
 // annotates it in place (fields marked "binder:"); after that it is immutable and
 // shared by every evaluation.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -74,11 +76,35 @@ struct Expr {
 
   const ExprKind kind;
   SourceRange range;
+  // The longest path from this node down to a leaf (a literal, parameter or
+  // identifier has height 0). The parser refuses trees above kMaxNestingDepth
+  // (limits.h), which bounds the recursion of every walker of the tree.
+  uint32_t height = 0;
   // binder: inside the SELECT of a GROUP BY query, the index of the GROUP BY key this
   // expression repeats (its value comes from the group, not from a row); else -1.
   int group_key = -1;
 };
 using ExprPtr = std::unique_ptr<Expr>;
+
+// One more than the tallest of `children` (null children are skipped).
+inline uint32_t HeightAbove(std::initializer_list<const Expr*> children) {
+  uint32_t tallest = 0;
+  for (const Expr* child : children) {
+    if (child != nullptr && child->height > tallest) {
+      tallest = child->height;
+    }
+  }
+  return tallest + 1;
+}
+inline uint32_t HeightAbove(const std::vector<ExprPtr>& children) {
+  uint32_t tallest = 0;
+  for (const ExprPtr& child : children) {
+    if (child->height > tallest) {
+      tallest = child->height;
+    }
+  }
+  return tallest + 1;
+}
 
 struct LiteralExpr : Expr {
   LiteralExpr(SourceRange r, json::Value v) : Expr(ExprKind::kLiteral, r), value(std::move(v)) {}
@@ -100,7 +126,9 @@ struct IdentifierExpr : Expr {
 
 struct PropertyExpr : Expr {
   PropertyExpr(SourceRange r, ExprPtr o, std::string n, bool q)
-      : Expr(ExprKind::kProperty, r), object(std::move(o)), name(std::move(n)), quoted(q) {}
+      : Expr(ExprKind::kProperty, r), object(std::move(o)), name(std::move(n)), quoted(q) {
+    height = HeightAbove({object.get()});
+  }
   ExprPtr object;
   std::string name;
   bool quoted;  // written e["name"] rather than e.name
@@ -108,21 +136,27 @@ struct PropertyExpr : Expr {
 
 struct IndexExpr : Expr {
   IndexExpr(SourceRange r, ExprPtr o, ExprPtr i)
-      : Expr(ExprKind::kIndex, r), object(std::move(o)), index(std::move(i)) {}
+      : Expr(ExprKind::kIndex, r), object(std::move(o)), index(std::move(i)) {
+    height = HeightAbove({object.get(), index.get()});
+  }
   ExprPtr object;
   ExprPtr index;
 };
 
 struct UnaryExpr : Expr {
   UnaryExpr(SourceRange r, UnaryOp o, ExprPtr e)
-      : Expr(ExprKind::kUnary, r), op(o), operand(std::move(e)) {}
+      : Expr(ExprKind::kUnary, r), op(o), operand(std::move(e)) {
+    height = HeightAbove({operand.get()});
+  }
   UnaryOp op;
   ExprPtr operand;
 };
 
 struct BinaryExpr : Expr {
   BinaryExpr(SourceRange r, BinaryOp o, ExprPtr lhs, ExprPtr rhs)
-      : Expr(ExprKind::kBinary, r), op(o), left(std::move(lhs)), right(std::move(rhs)) {}
+      : Expr(ExprKind::kBinary, r), op(o), left(std::move(lhs)), right(std::move(rhs)) {
+    height = HeightAbove({left.get(), right.get()});
+  }
   BinaryOp op;
   ExprPtr left;
   ExprPtr right;
@@ -134,7 +168,9 @@ struct BetweenExpr : Expr {
         value(std::move(v)),
         low(std::move(lo)),
         high(std::move(hi)),
-        negated(neg) {}
+        negated(neg) {
+    height = HeightAbove({value.get(), low.get(), high.get()});
+  }
   ExprPtr value;
   ExprPtr low;
   ExprPtr high;
@@ -143,7 +179,9 @@ struct BetweenExpr : Expr {
 
 struct InExpr : Expr {
   InExpr(SourceRange r, ExprPtr v, std::vector<ExprPtr> l, bool neg)
-      : Expr(ExprKind::kIn, r), value(std::move(v)), list(std::move(l)), negated(neg) {}
+      : Expr(ExprKind::kIn, r), value(std::move(v)), list(std::move(l)), negated(neg) {
+    height = std::max(HeightAbove({value.get()}), HeightAbove(list));
+  }
   ExprPtr value;
   std::vector<ExprPtr> list;
   bool negated;
@@ -155,7 +193,9 @@ struct LikeExpr : Expr {
         value(std::move(v)),
         pattern(std::move(p)),
         escape(std::move(e)),
-        negated(neg) {}
+        negated(neg) {
+    height = HeightAbove({value.get(), pattern.get()});
+  }
   ExprPtr value;
   ExprPtr pattern;
   std::optional<std::string> escape;  // the ESCAPE string literal's value
@@ -167,7 +207,9 @@ struct ConditionalExpr : Expr {
       : Expr(ExprKind::kConditional, r),
         condition(std::move(c)),
         if_true(std::move(t)),
-        if_false(std::move(f)) {}
+        if_false(std::move(f)) {
+    height = HeightAbove({condition.get(), if_true.get(), if_false.get()});
+  }
   ExprPtr condition;
   ExprPtr if_true;
   ExprPtr if_false;
@@ -175,13 +217,21 @@ struct ConditionalExpr : Expr {
 
 struct ArrayExpr : Expr {
   ArrayExpr(SourceRange r, std::vector<ExprPtr> e)
-      : Expr(ExprKind::kArray, r), elements(std::move(e)) {}
+      : Expr(ExprKind::kArray, r), elements(std::move(e)) {
+    height = HeightAbove(elements);
+  }
   std::vector<ExprPtr> elements;
 };
 
 struct ObjectExpr : Expr {
   ObjectExpr(SourceRange r, std::vector<std::pair<std::string, ExprPtr>> m)
-      : Expr(ExprKind::kObject, r), members(std::move(m)) {}
+      : Expr(ExprKind::kObject, r), members(std::move(m)) {
+    uint32_t tallest = 0;
+    for (const auto& member : members) {
+      tallest = std::max(tallest, member.second->height);
+    }
+    height = tallest + 1;
+  }
   std::vector<std::pair<std::string, ExprPtr>> members;
 };
 
@@ -191,7 +241,9 @@ struct CallExpr : Expr {
         name(std::move(n)),
         name_range(nr),
         is_udf(udf),
-        args(std::move(a)) {}
+        args(std::move(a)) {
+    height = HeightAbove(args);
+  }
   std::string name;  // as written
   SourceRange name_range;
   bool is_udf;
@@ -277,6 +329,9 @@ struct Query {
   ExprPtr offset;              // number literal or parameter; both or neither with limit
   ExprPtr limit;
   SourceRange range;
+  // The tallest expression of any clause or source, subqueries included (see
+  // Expr::height); set by the parser.
+  uint32_t height = 0;
 };
 
 // Renders an expression or a query as query text that parses back to the same tree:

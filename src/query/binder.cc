@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "common/stack.h"
 #include "query/errors.h"
 #include "query/functions.h"
 #include "query/unicode.h"
@@ -44,6 +45,9 @@ class Binder {
         container_source_(container_source) {}
 
   Status BindBody(ast::Query& q) {
+    if (StackExhausted()) {
+      return Error(q.range, kSemanticError, kStackExhaustedMessage);
+    }
     ORRERY_RETURN_IF_ERROR(BindFrom(q));
     ORRERY_RETURN_IF_ERROR(BindSelect(q));
     if (q.where) {
@@ -331,6 +335,9 @@ class Binder {
   // ---- Expressions ----
 
   Status BindExpr(ExprPtr& expr, Clause clause) {
+    if (StackExhausted()) {
+      return Error(expr->range, kSemanticError, kStackExhaustedMessage);
+    }
     switch (expr->kind) {
       case ast::ExprKind::kIdentifier:
         return BindIdentifier(expr);

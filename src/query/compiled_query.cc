@@ -13,6 +13,7 @@
 #include "query/errors.h"
 #include "query/evaluator.h"
 #include "query/field_usage.h"
+#include "query/limits.h"
 #include "query/operators.h"
 #include "query/ordering.h"
 #include "query/parser.h"
@@ -61,9 +62,6 @@ void DropNonFiniteComputed(const ast::Expr& expr, json::Value& value) {
     DropNonFinite(value);
   }
 }
-
-// The service rejects longer query texts with SC3020 (query-language.md §6).
-constexpr size_t kMaxQueryCharacters = 524288;
 
 class CompiledQueryImpl final : public CompiledQuery {
  public:

@@ -28,6 +28,12 @@ inline constexpr std::string_view kOrderByNotAPath = "2206";
 inline constexpr std::string_view kSemanticError = "SC2000";
 inline constexpr std::string_view kNotSupported = "SC2000";
 
+// What a stage that recurses over the tree says when the thread's stack runs short
+// before the limits of limits.h are reached (common/stack.h): never expected on the
+// server's request threads, whose stacks are sized for the limits.
+inline constexpr std::string_view kStackExhaustedMessage =
+    "The SQL query is nested too deeply for the stack of this server thread.";
+
 // BadRequest with one error entry. `range` is in bytes of `text`.
 Status QueryError(std::string_view text, SourceRange range, std::string_view code,
                   std::string_view message);

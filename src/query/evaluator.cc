@@ -3,6 +3,8 @@
 #include <cmath>
 #include <optional>
 
+#include "common/stack.h"
+#include "query/errors.h"
 #include "query/functions.h"
 #include "query/like.h"
 #include "query/operators.h"
@@ -189,6 +191,18 @@ Cell Evaluate(const ast::Expr& expr, const Frame& frame) {
       }
       return Cell::Ref(*frame.slots[static_cast<size_t>(slot)]);
     }
+    default:
+      break;
+  }
+  // Every other kind recurses; the limits of limits.h keep the tree shallow enough for
+  // the request threads' stacks, and this keeps any other thread from crashing.
+  if (StackExhausted()) {
+    if (frame.error != nullptr && frame.error->ok()) {
+      *frame.error = Status::BadRequest(std::string(kStackExhaustedMessage));
+    }
+    return Cell();
+  }
+  switch (expr.kind) {
     case ast::ExprKind::kProperty:
       return EvaluateProperty(ast::As<ast::PropertyExpr>(expr), frame);
     case ast::ExprKind::kIndex:
@@ -218,6 +232,10 @@ Cell Evaluate(const ast::Expr& expr, const Frame& frame) {
       return EvaluateCall(ast::As<ast::CallExpr>(expr), frame);
     case ast::ExprKind::kSubquery:
       return EvaluateSubquery(ast::As<ast::SubqueryExpr>(expr), frame);
+    case ast::ExprKind::kLiteral:
+    case ast::ExprKind::kParameter:
+    case ast::ExprKind::kIdentifier:
+      break;  // answered above
   }
   return Cell();
 }

@@ -1,10 +1,15 @@
 #include "query/parser.h"
 
+#include <algorithm>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "common/stack.h"
 #include "query/errors.h"
 #include "query/lexer.h"
+#include "query/limits.h"
 
 namespace orrery::query {
 namespace {
@@ -17,36 +22,69 @@ struct ParseFailure {
   Status status;
 };
 
-constexpr size_t kMaxJoins = 10;
+// Runs of AND, OR, ?? and || up to this many terms are built left-deep, as written;
+// longer runs as balanced trees (see kMaxExpressionDepth in limits.h).
+constexpr size_t kLongestLeftDeepRun = 64;
+
+// AND, OR, ?? and || give the same value however their operands are grouped (the
+// three-valued AND and OR of query-language.md §4.3 included), and none has a side
+// effect, so a long run of one of them may be regrouped into a balanced tree.
+bool IsAssociative(ast::BinaryOp op) {
+  return op == ast::BinaryOp::kAnd || op == ast::BinaryOp::kOr || op == ast::BinaryOp::kCoalesce ||
+         op == ast::BinaryOp::kConcat;
+}
 
 SourceRange Span(SourceRange from, SourceRange to) { return SourceRange{from.start, to.end}; }
 
-// One binary precedence level: the operators it accepts, loosest level first.
-struct BinaryLevel {
-  std::vector<std::pair<TokenKind, ast::BinaryOp>> operators;
+// The binary operators of levels 11 (||) to 3 (* / %) of query-language.md §3.1, with
+// their binding strength: a larger strength binds tighter.
+struct BinaryOperator {
+  ast::BinaryOp op;
+  size_t strength;
 };
 
-const std::vector<BinaryLevel>& BinaryLevels() {
+std::optional<BinaryOperator> BinaryOperatorOf(TokenKind kind) {
   using ast::BinaryOp;
-  static const std::vector<BinaryLevel> kLevels = {
-      {{{TokenKind::kConcat, BinaryOp::kConcat}}},
-      {{{TokenKind::kBitOr, BinaryOp::kBitOr}}},
-      {{{TokenKind::kBitXor, BinaryOp::kBitXor}}},
-      {{{TokenKind::kBitAnd, BinaryOp::kBitAnd}}},
-      {{{TokenKind::kEqual, BinaryOp::kEqual}, {TokenKind::kNotEqual, BinaryOp::kNotEqual}}},
-      {{{TokenKind::kLess, BinaryOp::kLess},
-        {TokenKind::kLessEqual, BinaryOp::kLessEqual},
-        {TokenKind::kGreater, BinaryOp::kGreater},
-        {TokenKind::kGreaterEqual, BinaryOp::kGreaterEqual}}},
-      {{{TokenKind::kShiftLeft, BinaryOp::kShiftLeft},
-        {TokenKind::kShiftRight, BinaryOp::kShiftRight},
-        {TokenKind::kShiftRightZeroFill, BinaryOp::kShiftRightZeroFill}}},
-      {{{TokenKind::kPlus, BinaryOp::kAdd}, {TokenKind::kMinus, BinaryOp::kSubtract}}},
-      {{{TokenKind::kStar, BinaryOp::kMultiply},
-        {TokenKind::kSlash, BinaryOp::kDivide},
-        {TokenKind::kPercent, BinaryOp::kModulo}}},
-  };
-  return kLevels;
+  switch (kind) {
+    case TokenKind::kConcat:
+      return BinaryOperator{BinaryOp::kConcat, 0};
+    case TokenKind::kBitOr:
+      return BinaryOperator{BinaryOp::kBitOr, 1};
+    case TokenKind::kBitXor:
+      return BinaryOperator{BinaryOp::kBitXor, 2};
+    case TokenKind::kBitAnd:
+      return BinaryOperator{BinaryOp::kBitAnd, 3};
+    case TokenKind::kEqual:
+      return BinaryOperator{BinaryOp::kEqual, 4};
+    case TokenKind::kNotEqual:
+      return BinaryOperator{BinaryOp::kNotEqual, 4};
+    case TokenKind::kLess:
+      return BinaryOperator{BinaryOp::kLess, 5};
+    case TokenKind::kLessEqual:
+      return BinaryOperator{BinaryOp::kLessEqual, 5};
+    case TokenKind::kGreater:
+      return BinaryOperator{BinaryOp::kGreater, 5};
+    case TokenKind::kGreaterEqual:
+      return BinaryOperator{BinaryOp::kGreaterEqual, 5};
+    case TokenKind::kShiftLeft:
+      return BinaryOperator{BinaryOp::kShiftLeft, 6};
+    case TokenKind::kShiftRight:
+      return BinaryOperator{BinaryOp::kShiftRight, 6};
+    case TokenKind::kShiftRightZeroFill:
+      return BinaryOperator{BinaryOp::kShiftRightZeroFill, 6};
+    case TokenKind::kPlus:
+      return BinaryOperator{BinaryOp::kAdd, 7};
+    case TokenKind::kMinus:
+      return BinaryOperator{BinaryOp::kSubtract, 7};
+    case TokenKind::kStar:
+      return BinaryOperator{BinaryOp::kMultiply, 8};
+    case TokenKind::kSlash:
+      return BinaryOperator{BinaryOp::kDivide, 8};
+    case TokenKind::kPercent:
+      return BinaryOperator{BinaryOp::kModulo, 8};
+    default:
+      return std::nullopt;
+  }
 }
 
 class Parser {
@@ -80,6 +118,7 @@ class Parser {
       ++pos_;
     }
     last_end_ = token.range.end;
+    last_range_ = token.range;
     return token;
   }
   bool Accept(TokenKind kind) {
@@ -104,9 +143,62 @@ class Parser {
   }
   SourceRange From(SourceRange start) const { return SourceRange{start.start, last_end_}; }
 
+  // ---- Limits (limits.h) ----
+
+  [[noreturn]] void FailLimit(SourceRange range, const std::string& message) const {
+    throw ParseFailure{QueryError(text_, range, kSemanticError, message)};
+  }
+
+  // Refuses to recurse once the stack of this thread runs short, whatever the limits
+  // admit: a safety net under them (common/stack.h).
+  void CheckStack() const {
+    if (StackExhausted()) {
+      FailLimit(Peek().range, std::string(kStackExhaustedMessage));
+    }
+  }
+
+  // One level of nesting, held by every construct that parses a sub-expression or a
+  // subquery recursively, so that no input can recurse past kMaxNestingDepth. Made
+  // just after the token that opens the level, which is where an error points.
+  class Nested {
+   public:
+    explicit Nested(Parser& parser) : parser_(parser) {
+      if (parser_.nesting_ == kMaxNestingDepth) {
+        parser_.FailLimit(parser_.last_range_,
+                          "The SQL query nests parentheses, brackets, braces, function calls, "
+                          "subqueries and prefix operators more than " +
+                              std::to_string(kMaxNestingDepth) + " levels deep.");
+      }
+      parser_.CheckStack();
+      ++parser_.nesting_;  // only once nothing can throw: the destructor undoes it
+    }
+    ~Nested() { --parser_.nesting_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+
+  // Makes a node and refuses it when the tree has grown taller than kMaxExpressionDepth:
+  // operator chains and property paths grow the tree without nesting in the text.
+  template <typename Node, typename... Args>
+  ExprPtr Make(Args&&... args) {
+    auto node = std::make_unique<Node>(std::forward<Args>(args)...);
+    if (node->height > kMaxExpressionDepth) {
+      FailLimit(node->range, "An expression of the SQL query is more than " +
+                                 std::to_string(kMaxExpressionDepth) +
+                                 " operators, property accesses or function calls deep. Long "
+                                 "chains of AND, OR, ?? and || have no such limit; write other "
+                                 "long chains with IN or ARRAY_CONTAINS, or split them.");
+    }
+    return node;
+  }
+
   // ---- Query ----
 
   std::unique_ptr<ast::Query> ParseQuery() {
+    CheckStack();
     auto query = std::make_unique<ast::Query>();
     const SourceRange start = Peek().range;
     ParseSelect(query->select);
@@ -115,10 +207,10 @@ class Parser {
       while (At(TokenKind::kJoin)) {
         const SourceRange join = Peek().range;
         Expect(TokenKind::kJoin);
-        // The service allows at most 10 JOINs per query (query-language.md §4.12, §6).
         if (query->from.size() > kMaxJoins) {
-          throw ParseFailure{QueryError(text_, join, kSemanticError,
-                                        "The query exceeds the maximum of 10 JOINs.")};
+          throw ParseFailure{QueryError(
+              text_, join, kSemanticError,
+              "The query exceeds the maximum of " + std::to_string(kMaxJoins) + " JOINs.")};
         }
         query->from.push_back(ParseSource());
       }
@@ -142,7 +234,39 @@ class Parser {
       query->limit = ParseCount();
     }
     query->range = From(start);
+    query->height = QueryHeight(*query);
     return query;
+  }
+
+  // The tallest expression of the query's clauses and sources (ast::Query::height).
+  static uint32_t QueryHeight(const ast::Query& query) {
+    uint32_t tallest = 0;
+    const auto see = [&tallest](const ast::Expr* expr) {
+      if (expr != nullptr) {
+        tallest = std::max(tallest, expr->height);
+      }
+    };
+    see(query.select.top.get());
+    see(query.select.value.get());
+    for (const ast::SelectItem& item : query.select.items) {
+      see(item.expr.get());
+    }
+    for (const ast::FromSource& source : query.from) {
+      see(source.collection.get());
+      if (source.subquery) {
+        tallest = std::max(tallest, source.subquery->height + 1);
+      }
+    }
+    see(query.where.get());
+    for (const ExprPtr& key : query.group_by) {
+      see(key.get());
+    }
+    for (const ast::SortItem& item : query.order_by) {
+      see(item.expr.get());
+    }
+    see(query.offset.get());
+    see(query.limit.get());
+    return tallest;
   }
 
   void ParseSelect(ast::SelectClause& select) {
@@ -206,7 +330,7 @@ class Parser {
         // §3). No alias follows; the iteration variable is the alias.
         Advance();
         source.kind = ast::SourceKind::kIterateSubquery;
-        source.subquery = ParseQuery();
+        source.subquery = ParseNestedQuery();
         Expect(TokenKind::kRightParen);
       } else {
         source.collection = ParseCollection();
@@ -214,7 +338,7 @@ class Parser {
     } else if (At(TokenKind::kLeftParen) && Peek(1).kind == TokenKind::kSelect) {
       Advance();
       source.kind = ast::SourceKind::kSubquery;
-      source.subquery = ParseQuery();
+      source.subquery = ParseNestedQuery();
       Expect(TokenKind::kRightParen);
       ParseSourceAlias(source, /*required=*/true);
     } else {
@@ -224,6 +348,12 @@ class Parser {
     }
     source.range = From(start);
     return source;
+  }
+
+  // A subquery in FROM or JOIN: one level of nesting.
+  std::unique_ptr<ast::Query> ParseNestedQuery() {
+    const Nested nested(*this);
+    return ParseQuery();
   }
 
   // [[AS] identifier]; without one, a path source is named after its last segment.
@@ -253,22 +383,20 @@ class Parser {
     while (true) {
       if (Accept(TokenKind::kDot)) {
         const Token& name = Expect(TokenKind::kIdentifier);
-        expr = std::make_unique<ast::PropertyExpr>(Span(root.range, name.range), std::move(expr),
-                                                   name.string_value, false);
+        expr = Make<ast::PropertyExpr>(Span(root.range, name.range), std::move(expr),
+                                       name.string_value, false);
       } else if (Accept(TokenKind::kLeftBracket)) {
         const Token& key = Peek();
         if (key.kind == TokenKind::kString) {
           Advance();
           Expect(TokenKind::kRightBracket);
-          expr = std::make_unique<ast::PropertyExpr>(From(root.range), std::move(expr),
-                                                     key.string_value, true);
+          expr = Make<ast::PropertyExpr>(From(root.range), std::move(expr), key.string_value, true);
         } else if (key.kind == TokenKind::kNumber && key.is_integer) {
           Advance();
           auto index =
               std::make_unique<ast::LiteralExpr>(key.range, json::Value::Int(key.integer_value));
           Expect(TokenKind::kRightBracket);
-          expr =
-              std::make_unique<ast::IndexExpr>(From(root.range), std::move(expr), std::move(index));
+          expr = Make<ast::IndexExpr>(From(root.range), std::move(expr), std::move(index));
         } else {
           Fail();
         }
@@ -299,43 +427,68 @@ class Parser {
   // ---- Scalar expressions, loosest binding first (query-language.md §3.1) ----
 
   ExprPtr ParseScalar() {
+    CheckStack();
     ExprPtr condition = ParseCoalesce();
     if (!Accept(TokenKind::kQuestion)) {
       return condition;
     }
+    const Nested nested(*this);
     ExprPtr if_true = ParseScalar();
     Expect(TokenKind::kColon);
     ExprPtr if_false = ParseScalar();  // right-associative
     const SourceRange range = From(condition->range);
-    return std::make_unique<ast::ConditionalExpr>(range, std::move(condition), std::move(if_true),
-                                                  std::move(if_false));
+    return Make<ast::ConditionalExpr>(range, std::move(condition), std::move(if_true),
+                                      std::move(if_false));
   }
 
   ExprPtr ParseCoalesce() {
-    ExprPtr left = ParseOr();
-    while (Accept(TokenKind::kCoalesce)) {
-      ExprPtr right = ParseOr();
-      left = MakeBinary(ast::BinaryOp::kCoalesce, std::move(left), std::move(right));
-    }
-    return left;
+    return ParseRun(TokenKind::kCoalesce, ast::BinaryOp::kCoalesce, [this] { return ParseOr(); });
   }
 
   ExprPtr ParseOr() {
-    ExprPtr left = ParseAnd();
-    while (Accept(TokenKind::kOr)) {
-      ExprPtr right = ParseAnd();
-      left = MakeBinary(ast::BinaryOp::kOr, std::move(left), std::move(right));
-    }
-    return left;
+    return ParseRun(TokenKind::kOr, ast::BinaryOp::kOr, [this] { return ParseAnd(); });
   }
 
   ExprPtr ParseAnd() {
-    ExprPtr left = ParsePredicate();
-    while (Accept(TokenKind::kAnd)) {
-      ExprPtr right = ParsePredicate();
-      left = MakeBinary(ast::BinaryOp::kAnd, std::move(left), std::move(right));
+    return ParseRun(TokenKind::kAnd, ast::BinaryOp::kAnd, [this] { return ParsePredicate(); });
+  }
+
+  // operand { separator operand }: one run of an associative operator.
+  template <typename ParseOperand>
+  ExprPtr ParseRun(TokenKind separator, ast::BinaryOp op, ParseOperand parse_operand) {
+    ExprPtr first = parse_operand();
+    if (!At(separator)) {
+      return first;
     }
-    return left;
+    std::vector<ExprPtr> operands;
+    operands.push_back(std::move(first));
+    while (Accept(separator)) {
+      operands.push_back(parse_operand());
+    }
+    return JoinRun(op, std::move(operands));
+  }
+
+  // The tree of a run of one associative operator: left-deep as written when short,
+  // balanced when long, so that no run is deeper than about log2 of its length.
+  ExprPtr JoinRun(ast::BinaryOp op, std::vector<ExprPtr> operands) {
+    if (operands.size() <= kLongestLeftDeepRun) {
+      ExprPtr tree = std::move(operands.front());
+      for (size_t i = 1; i < operands.size(); ++i) {
+        tree = MakeBinary(op, std::move(tree), std::move(operands[i]));
+      }
+      return tree;
+    }
+    return Balanced(op, operands, 0, operands.size());
+  }
+
+  ExprPtr Balanced(ast::BinaryOp op, std::vector<ExprPtr>& operands, size_t begin, size_t end) {
+    if (end - begin == 1) {
+      return std::move(operands[begin]);
+    }
+    const size_t middle = begin + (end - begin) / 2;
+    ExprPtr left = Balanced(op, operands, begin, middle);
+    ExprPtr right = Balanced(op, operands, middle, end);
+    return MakeBinary(op, std::move(left), std::move(right));
   }
 
   // [NOT] IN (...), [NOT] LIKE, [NOT] BETWEEN over level-11 (||) operands.
@@ -351,12 +504,15 @@ class Parser {
     if (Accept(TokenKind::kIn)) {
       Expect(TokenKind::kLeftParen);
       std::vector<ExprPtr> list;
-      do {
-        list.push_back(ParseScalar());
-      } while (Accept(TokenKind::kComma));
+      {
+        const Nested nested(*this);
+        do {
+          list.push_back(ParseScalar());
+        } while (Accept(TokenKind::kComma));
+      }
       Expect(TokenKind::kRightParen);
       const SourceRange range = From(value->range);
-      return std::make_unique<ast::InExpr>(range, std::move(value), std::move(list), negated);
+      return Make<ast::InExpr>(range, std::move(value), std::move(list), negated);
     }
     if (Accept(TokenKind::kLike)) {
       ExprPtr pattern = ParseBinary(0);
@@ -365,40 +521,50 @@ class Parser {
         escape = Expect(TokenKind::kString).string_value;
       }
       const SourceRange range = From(value->range);
-      return std::make_unique<ast::LikeExpr>(range, std::move(value), std::move(pattern),
-                                             std::move(escape), negated);
+      return Make<ast::LikeExpr>(range, std::move(value), std::move(pattern), std::move(escape),
+                                 negated);
     }
     if (Accept(TokenKind::kBetween)) {
       ExprPtr low = ParseBinary(0);
       Expect(TokenKind::kAnd);
       ExprPtr high = ParseBinary(0);
       const SourceRange range = From(value->range);
-      return std::make_unique<ast::BetweenExpr>(range, std::move(value), std::move(low),
-                                                std::move(high), negated);
+      return Make<ast::BetweenExpr>(range, std::move(value), std::move(low), std::move(high),
+                                    negated);
     }
     return value;
   }
 
-  ExprPtr ParseBinary(size_t level) {
-    const auto& levels = BinaryLevels();
-    if (level == levels.size()) {
-      return ParseUnary();
-    }
-    ExprPtr left = ParseBinary(level + 1);
+  // Binary operators from || (strength 0) to * / % (strength 8) by precedence climbing:
+  // one frame per operand rather than one per precedence level, and operators of equal
+  // strength associate to the left. A run of || is joined as JoinRun does.
+  ExprPtr ParseBinary(size_t min_strength) {
+    ExprPtr left = ParseUnary();
+    std::vector<ExprPtr> concat_run;
     while (true) {
-      bool matched = false;
-      for (const auto& [token, op] : levels[level].operators) {
-        if (Accept(token)) {
-          ExprPtr right = ParseBinary(level + 1);
-          left = MakeBinary(op, std::move(left), std::move(right));
-          matched = true;
-          break;
+      const std::optional<BinaryOperator> found = BinaryOperatorOf(Peek().kind);
+      if (!found || found->strength < min_strength) {
+        break;
+      }
+      Advance();
+      ExprPtr right = ParseBinary(found->strength + 1);
+      if (IsAssociative(found->op)) {
+        if (concat_run.empty()) {
+          concat_run.push_back(std::move(left));
         }
+        concat_run.push_back(std::move(right));
+        continue;
       }
-      if (!matched) {
-        return left;
+      if (!concat_run.empty()) {
+        left = JoinRun(ast::BinaryOp::kConcat, std::move(concat_run));
+        concat_run.clear();
       }
+      left = MakeBinary(found->op, std::move(left), std::move(right));
     }
+    if (!concat_run.empty()) {
+      left = JoinRun(ast::BinaryOp::kConcat, std::move(concat_run));
+    }
+    return left;
   }
 
   // NOT is a tight prefix operator here, as in the SDK grammar: `NOT a = b` is
@@ -423,8 +589,9 @@ class Parser {
         return ParsePostfix(ParsePrimary());
     }
     Advance();
+    const Nested nested(*this);
     ExprPtr operand = ParseUnary();
-    return std::make_unique<ast::UnaryExpr>(From(start), op, std::move(operand));
+    return Make<ast::UnaryExpr>(From(start), op, std::move(operand));
   }
 
   ExprPtr ParsePostfix(ExprPtr expr) {
@@ -432,18 +599,21 @@ class Parser {
       if (Accept(TokenKind::kDot)) {
         const Token& name = Expect(TokenKind::kIdentifier);
         const SourceRange range = From(expr->range);
-        expr =
-            std::make_unique<ast::PropertyExpr>(range, std::move(expr), name.string_value, false);
+        expr = Make<ast::PropertyExpr>(range, std::move(expr), name.string_value, false);
       } else if (Accept(TokenKind::kLeftBracket)) {
-        ExprPtr index = ParseScalar();
+        ExprPtr index;
+        {
+          const Nested nested(*this);
+          index = ParseScalar();
+        }
         Expect(TokenKind::kRightBracket);
         const SourceRange range = From(expr->range);
         if (index->kind == ast::ExprKind::kLiteral &&
             ast::As<ast::LiteralExpr>(*index).value.is_string()) {
           std::string name = ast::As<ast::LiteralExpr>(*index).value.as_string();
-          expr = std::make_unique<ast::PropertyExpr>(range, std::move(expr), std::move(name), true);
+          expr = Make<ast::PropertyExpr>(range, std::move(expr), std::move(name), true);
         } else {
-          expr = std::make_unique<ast::IndexExpr>(range, std::move(expr), std::move(index));
+          expr = Make<ast::IndexExpr>(range, std::move(expr), std::move(index));
         }
       } else {
         return expr;
@@ -521,31 +691,34 @@ class Parser {
     Expect(TokenKind::kLeftParen);
     std::vector<ExprPtr> args;
     if (!At(TokenKind::kRightParen)) {
+      const Nested nested(*this);
       do {
         args.push_back(ParseScalar());
       } while (Accept(TokenKind::kComma));
     }
     Expect(TokenKind::kRightParen);
-    return std::make_unique<ast::CallExpr>(From(start.range), std::move(name), name_range, is_udf,
-                                           std::move(args));
+    return Make<ast::CallExpr>(From(start.range), std::move(name), name_range, is_udf,
+                               std::move(args));
   }
 
   ExprPtr ParseArray() {
     const SourceRange start = Advance().range;
     std::vector<ExprPtr> elements;
     if (!At(TokenKind::kRightBracket)) {
+      const Nested nested(*this);
       do {
         elements.push_back(ParseScalar());
       } while (Accept(TokenKind::kComma));
     }
     Expect(TokenKind::kRightBracket);
-    return std::make_unique<ast::ArrayExpr>(From(start), std::move(elements));
+    return Make<ast::ArrayExpr>(From(start), std::move(elements));
   }
 
   ExprPtr ParseObject() {
     const SourceRange start = Advance().range;
     std::vector<std::pair<std::string, ExprPtr>> members;
     if (!At(TokenKind::kRightBrace)) {
+      const Nested nested(*this);
       do {
         if (!At(TokenKind::kIdentifier) && !At(TokenKind::kString)) {
           Fail();
@@ -556,16 +729,16 @@ class Parser {
       } while (Accept(TokenKind::kComma));
     }
     Expect(TokenKind::kRightBrace);
-    return std::make_unique<ast::ObjectExpr>(From(start), std::move(members));
+    return Make<ast::ObjectExpr>(From(start), std::move(members));
   }
 
   ExprPtr ParseParenthesized() {
     const SourceRange start = Advance().range;
+    const Nested nested(*this);
     if (At(TokenKind::kSelect)) {
       auto query = ParseQuery();
       Expect(TokenKind::kRightParen);
-      return std::make_unique<ast::SubqueryExpr>(From(start), ast::SubqueryKind::kScalar,
-                                                 std::move(query));
+      return Make<ast::SubqueryExpr>(From(start), ast::SubqueryKind::kScalar, std::move(query));
     }
     ExprPtr inner = ParseScalar();
     Expect(TokenKind::kRightParen);
@@ -578,20 +751,22 @@ class Parser {
     if (!At(TokenKind::kSelect)) {
       Fail();
     }
-    auto query = ParseQuery();
+    auto query = ParseNestedQuery();
     Expect(TokenKind::kRightParen);
-    return std::make_unique<ast::SubqueryExpr>(From(start), kind, std::move(query));
+    return Make<ast::SubqueryExpr>(From(start), kind, std::move(query));
   }
 
   ExprPtr MakeBinary(ast::BinaryOp op, ExprPtr left, ExprPtr right) {
     const SourceRange range = Span(left->range, right->range);
-    return std::make_unique<ast::BinaryExpr>(range, op, std::move(left), std::move(right));
+    return Make<ast::BinaryExpr>(range, op, std::move(left), std::move(right));
   }
 
   std::string_view text_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
+  size_t nesting_ = 0;  // levels of Nested held now
   uint32_t last_end_ = 0;
+  SourceRange last_range_;  // of the token Advance() returned last
 };
 
 template <typename T, typename Fn>
