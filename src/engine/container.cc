@@ -353,11 +353,11 @@ Result<FeedPage> Container::ReadFeed(const ReadScope& scope, int max_items,
   bool more = false;
   ORRERY_RETURN_IF_ERROR(
       ScanScope(scope, token.key_suffix, [&](std::string_view key, std::string_view json) {
-        if (static_cast<int>(page.documents.size()) >= max_items) {
+        if (static_cast<int>(page.documents.size()) >= max_items || page.full()) {
           more = true;
           return false;
         }
-        page.documents.emplace_back(json);
+        page.Add(std::string(json));
         page.loaded_bytes += json.size();
         ++page.loaded_count;
         last_key.assign(key);

@@ -82,8 +82,20 @@ struct ReadScope {
   }
 };
 
+// The service ends a page of a feed or query at 4 MB of documents (query-language.md
+// §6); so does Orrery, after the document that crosses it: a page holds at least one.
+inline constexpr size_t kMaxPageBytes = size_t{4} << 20;
+
 struct FeedPage {
   std::vector<std::string> documents;  // JSON texts
+  size_t document_bytes = 0;           // of `documents`
+
+  void Add(std::string document) {
+    document_bytes += document.size();
+    documents.push_back(std::move(document));
+  }
+  // Whether the page has reached kMaxPageBytes: no document may follow.
+  bool full() const { return document_bytes >= kMaxPageBytes; }
   std::optional<std::string> continuation;
   size_t loaded_bytes = 0;  // items read from storage (query metrics: retrieved)
   size_t loaded_count = 0;

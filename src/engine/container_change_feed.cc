@@ -76,6 +76,7 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
   for (const PhysicalPartition* partition : PartitionsIn(scope)) {
     const PhysicalPartition& p = *partition;
     size_t taken = 0;
+    size_t taken_bytes = 0;
     uint64_t last_taken = 0;
     Status status;
     ORRERY_RETURN_IF_ERROR(store_.Scan(
@@ -111,19 +112,26 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
           }
           page.loaded_bytes += record->json.size();
           changes.push_back(Change{*lsn, WithLsn(record->json, *lsn)});
+          taken_bytes += changes.back().json.size();
           last_taken = *lsn;
-          return ++taken < limit;
+          return ++taken < limit && taken_bytes < kMaxPageBytes;
         }));
     ORRERY_RETURN_IF_ERROR(status);
     // A partition cut at the page size is complete only up to its last change.
-    if (taken == limit) complete = std::min(complete, last_taken);
+    if (taken == limit || taken_bytes >= kMaxPageBytes) complete = std::min(complete, last_taken);
   }
   // Across partitions, modification order is LSN order (LSNs are container-wide).
   std::sort(changes.begin(), changes.end(),
             [](const Change& a, const Change& b) { return a.lsn < b.lsn; });
   while (!changes.empty() && changes.back().lsn > complete) changes.pop_back();
-  if (changes.size() > limit) {
-    changes.resize(limit);
+  // The page ends at `limit` changes or after the change that reaches kMaxPageBytes.
+  size_t keep = 0;
+  size_t bytes = 0;
+  while (keep < changes.size() && keep < limit && bytes < kMaxPageBytes) {
+    bytes += changes[keep++].json.size();
+  }
+  if (keep < changes.size()) {
+    changes.resize(keep);
     complete = changes.back().lsn;
   }
   page.last_lsn = std::max(after_lsn, complete);

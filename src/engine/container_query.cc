@@ -72,6 +72,9 @@ struct Container::QueryRun {
   IndexPlan plan;
   FeedPage& page;
   std::vector<query::Row> rows;
+  // What the rows may take (query.h): charged across the page when the rows are kept
+  // for Finish, per item when they stream.
+  query::RowBudget budget;
   // kOrdered: rows each partition must contribute before it may stop.
   size_t rows_needed = std::numeric_limits<size_t>::max();
 };
@@ -121,7 +124,7 @@ Status Container::CollectOrderedRows(QueryRun& run) const {
     Result<json::Value> doc = ParseForQuery(run.query, json);
     if (!doc.ok()) return size_t{0};
     const size_t before = run.rows.size();
-    eval_status = run.query.EvaluateDocument(*doc, run.rows);
+    eval_status = run.query.EvaluateDocument(*doc, run.rows, run.budget);
     if (only_undefined_keys) {
       const auto first = run.rows.begin() + static_cast<std::ptrdiff_t>(before);
       run.rows.erase(
@@ -217,7 +220,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     std::vector<query::Row> rows;
     ORRERY_RETURN_IF_ERROR(query.EvaluateDocument(json::Value(), rows));
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(rows)));
-    for (const auto& value : result) page.documents.push_back(json::Write(value));
+    for (const auto& value : result) page.Add(json::Write(value));
     return page;
   }
 
@@ -228,7 +231,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   const auto evaluate = [&](std::string_view json) {
     Result<json::Value> doc = ParseForQuery(query, json);
     if (!doc.ok()) return true;
-    eval_status = query.EvaluateDocument(*doc, run.rows);
+    eval_status = query.EvaluateDocument(*doc, run.rows, run.budget);
     return eval_status.ok();
   };
 
@@ -266,8 +269,11 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     ORRERY_RETURN_IF_ERROR(eval_status);
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(run.rows)));
     if (start > result.size()) return Status::BadRequest(kInvalidContinuation);
-    const size_t end = std::min(result.size(), start + static_cast<size_t>(max_items));
-    for (size_t i = start; i < end; ++i) page.documents.push_back(json::Write(result[i]));
+    const size_t last = std::min(result.size(), start + static_cast<size_t>(max_items));
+    size_t end = start;
+    for (; end < last && !page.full(); ++end) {
+      page.Add(json::Write(result[end]));
+    }
     if (end < result.size()) page.continuation = EncodeOffsetToken(end);
     return page;
   }
@@ -279,15 +285,16 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   bool more = false;
   const auto visit = [&](std::string_view key, std::string_view json) {
     if (top && emitted >= *top) return false;
-    if (static_cast<int>(page.documents.size()) >= max_items) {
+    if (static_cast<int>(page.documents.size()) >= max_items || page.full()) {
       more = true;
       return false;
     }
     run.rows.clear();
+    run.budget = query::RowBudget();  // the rows of earlier items are gone
     if (!evaluate(json)) return false;
     for (auto& row : run.rows) {
       if (top && emitted >= *top) break;
-      page.documents.push_back(json::Write(row.value));
+      page.Add(json::Write(row.value));
       ++emitted;
     }
     last_key.assign(key);

@@ -137,4 +137,27 @@ bool operator==(const Value& a, const Value& b) {
   return false;
 }
 
+size_t ApproximateBytes(const Value& value) {
+  switch (value.type()) {
+    case Type::kString:
+      return sizeof(Value) + sizeof(std::string) + value.as_string().capacity();
+    case Type::kArray: {
+      size_t bytes = sizeof(Value) + sizeof(Array);
+      for (const Value& element : value.as_array()) {
+        bytes += ApproximateBytes(element);
+      }
+      return bytes;
+    }
+    case Type::kObject: {
+      size_t bytes = sizeof(Value) + sizeof(Object);
+      for (const Member& member : value.as_object()) {
+        bytes += sizeof(std::string) + member.first.capacity() + ApproximateBytes(member.second);
+      }
+      return bytes;
+    }
+    default:
+      return sizeof(Value);
+  }
+}
+
 }  // namespace orrery::json

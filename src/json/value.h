@@ -81,6 +81,10 @@ class Value {
   std::unique_ptr<Object> object_;
 };
 
+// About how many bytes of memory `value` takes (its nodes, strings and element arrays),
+// for memory budgets: cheap, and within a small factor of the truth.
+size_t ApproximateBytes(const Value& value);
+
 // Structural equality as JSON sees it: numbers compare by value (1 == 1.0), object
 // members regardless of order.
 bool operator==(const Value& a, const Value& b);

@@ -76,17 +76,25 @@ class CompiledQueryImpl final : public CompiledQuery {
     return members_ ? &*members_ : nullptr;
   }
 
-  Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const override {
+  using CompiledQuery::EvaluateDocument;
+  Status EvaluateDocument(const json::Value& document, std::vector<Row>& out,
+                          RowBudget& budget) const override {
     // One buffer per thread: EvaluateDocument runs once per item of a scan, never
     // re-entered (subqueries bind their own slots), so the allocation is spared.
     thread_local std::vector<const json::Value*> slots;
     slots.assign(static_cast<size_t>(bound_.slot_count), nullptr);
     slots[kItemSlot] = &document;
-    Status error;  // a scalar subquery with several values (query-language.md §4.6)
+    budget.StartItem();
+    // A scalar subquery with several values (query-language.md §4.6), or the budget.
+    Status error;
+    const Item item{slots, out, error, budget};
     if (query_.from.empty()) {
-      EmitBinding(slots, out, error);
+      EmitBinding(item);
     } else {
-      BindSource(0, slots, out, error);
+      BindSource(0, item);
+    }
+    if (budget.exceeded()) {
+      return budget.Error();
     }
     return error;
   }
@@ -131,74 +139,94 @@ class CompiledQueryImpl final : public CompiledQuery {
  private:
   // ---- One item ----
 
+  // What the evaluation of one item works on.
+  struct Item {
+    std::vector<const json::Value*>& slots;
+    std::vector<Row>& out;
+    Status& error;
+    RowBudget& budget;
+
+    Frame MakeFrame() const { return Frame{.slots = slots, .error = &error, .budget = &budget}; }
+    bool stopped() const { return !error.ok() || budget.exceeded(); }
+  };
+
   // Binds from[index] and every later source (each JOIN multiplies the rows), then
   // emits the rows of each complete binding.
-  void BindSource(size_t index, std::vector<const json::Value*>& slots, std::vector<Row>& out,
-                  Status& error) const {
+  void BindSource(size_t index, const Item& item) const {
     if (index == query_.from.size()) {
-      EmitBinding(slots, out, error);
+      EmitBinding(item);
       return;
     }
+    std::vector<const json::Value*>& slots = item.slots;
     const ast::FromSource& source = query_.from[index];
     const auto slot = static_cast<size_t>(source.slot);
     if (ast::IsSubquerySource(source)) {
-      const std::vector<json::Value> values =
-          RunSubquery(*source.bound_subquery, Frame{.slots = slots, .error = &error});
+      const std::vector<json::Value> values = RunSubquery(*source.bound_subquery, item.MakeFrame());
       for (const json::Value& value : values) {
+        if (item.stopped()) break;
         if (source.kind == ast::SourceKind::kSubquery) {
           // (SELECT ...) AS x binds x to each value the subquery yields.
           slots[slot] = &value;
-          BindSource(index + 1, slots, out, error);
+          BindSource(index + 1, item);
         } else if (value.is_array()) {
           // x IN (SELECT ...) is IN over the subquery's values: x takes each element of
           // each array value; other values yield nothing (IterateElements in
           // subquery.cc gives the documented behaviour this follows).
           for (const json::Value& element : value.as_array()) {
+            if (item.stopped()) break;
             slots[slot] = &element;
-            BindSource(index + 1, slots, out, error);
+            BindSource(index + 1, item);
           }
         }
       }
       slots[slot] = nullptr;
       return;
     }
-    const Cell value = Evaluate(*source.collection, Frame{.slots = slots, .error = &error});
+    const Cell value = Evaluate(*source.collection, item.MakeFrame());
     if (source.kind == ast::SourceKind::kIterate) {
       // A missing or non-array collection yields no rows, like an inner join.
       if (value.get().is_array()) {
         for (const json::Value& element : value.get().as_array()) {
+          if (item.stopped()) break;
           slots[slot] = &element;
-          BindSource(index + 1, slots, out, error);
+          BindSource(index + 1, item);
         }
       }
     } else if (!value.get().is_undefined()) {
       slots[slot] = &value.get();
-      BindSource(index + 1, slots, out, error);
+      BindSource(index + 1, item);
     }
     slots[slot] = nullptr;
   }
 
-  void EmitBinding(const std::vector<const json::Value*>& slots, std::vector<Row>& out,
-                   Status& error) const {
-    const Frame frame{.slots = slots, .error = &error};
+  void EmitBinding(const Item& item) const {
+    if (!item.budget.ChargeBinding()) {
+      return;
+    }
+    const Frame frame = item.MakeFrame();
     // WHERE keeps a row only when the predicate is exactly true (§4.3).
     if (query_.where && !IsTrue(Evaluate(*query_.where, frame).get())) {
       return;
     }
+    Row row;
     if (bound_.is_aggregate) {
-      out.push_back(Row{AggregateInputs(frame), {}});
-      return;
+      row.value = AggregateInputs(frame);
+    } else {
+      row.value = Project(frame);
+      if (row.value.is_undefined()) {
+        return;  // SELECT VALUE of undefined emits no row
+      }
+      row.sort_keys.reserve(query_.order_by.size());
+      for (const ast::SortItem& sort : query_.order_by) {
+        row.sort_keys.push_back(Evaluate(*sort.expr, frame).Take());
+      }
     }
-    json::Value value = Project(frame);
-    if (value.is_undefined()) {
-      return;  // SELECT VALUE of undefined emits no row
+    size_t bytes = sizeof(Row) + json::ApproximateBytes(row.value);
+    for (const json::Value& key : row.sort_keys) {
+      bytes += json::ApproximateBytes(key);
     }
-    Row row{std::move(value), {}};
-    row.sort_keys.reserve(query_.order_by.size());
-    for (const ast::SortItem& item : query_.order_by) {
-      row.sort_keys.push_back(Evaluate(*item.expr, frame).Take());
-    }
-    out.push_back(std::move(row));
+    item.budget.ChargeRow(bytes);
+    item.out.push_back(std::move(row));
   }
 
   // The SELECT clause; undefined members are left out (§4.5).

@@ -11,6 +11,7 @@
 #include "common/status.h"
 #include "json/value.h"
 #include "query/ast.h"
+#include "query/query.h"
 
 namespace orrery::query {
 
@@ -48,6 +49,9 @@ struct Frame {
   // Receives the first run-time error (BadRequest); the failing expression gives
   // undefined and evaluation goes on. Null: such errors are dropped.
   Status* error = nullptr;
+  // Charged by subqueries for the rows they hold and the bindings they enumerate
+  // (query.h); when it runs out they stop and record its error. Null: unbudgeted.
+  RowBudget* budget = nullptr;
 };
 
 // REQUIRES: `expr` was bound; every slot it reads is set in `frame`.

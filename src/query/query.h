@@ -5,6 +5,7 @@
 // This seam is what the engine uses; the lexer, parser, AST and evaluator behind it
 // are internal to src/query/.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -29,14 +30,58 @@ struct Row {
   std::vector<json::Value> sort_keys;
 };
 
+// What evaluating one page of a query may take, so that no query can take the server's
+// memory or stall it on one item (README, "Budgets"). A page charges every row it
+// holds: the rows one item yields (JOINs multiply them; a subquery's rows count while
+// it runs) may take kMaxItemRowBytes, and the rows a page holds across items (to sort,
+// group, de-duplicate or skip them) kMaxPageRowBytes; one item may be bound at most
+// kMaxItemBindings times (each combination of its JOINs, in subqueries too). Beyond
+// any of them evaluation stops with a 400 that names the limit.
+inline constexpr size_t kMaxItemRowBytes = size_t{64} << 20;
+inline constexpr size_t kMaxPageRowBytes = size_t{1} << 30;
+inline constexpr size_t kMaxItemBindings = size_t{1} << 24;
+
+class RowBudget {
+ public:
+  // Starts the budget of the next item; what the page holds stays charged.
+  void StartItem() {
+    item_bytes_ = 0;
+    item_bindings_ = 0;
+  }
+  // Charges a row of `bytes`; false once a limit is passed.
+  bool ChargeRow(size_t bytes);
+  // Charges one binding of the item's sources; false once a limit is passed.
+  bool ChargeBinding();
+  // Gives back what a finished subquery held.
+  void Refund(size_t bytes);
+  bool exceeded() const { return exceeded_ != Exceeded::kNone; }
+  // The 400 for the limit that was passed. REQUIRES: exceeded().
+  Status Error() const;
+
+ private:
+  enum class Exceeded : uint8_t { kNone, kItemRows, kPageRows, kItemBindings };
+  size_t item_bytes_ = 0;
+  size_t page_bytes_ = 0;
+  size_t item_bindings_ = 0;
+  Exceeded exceeded_ = Exceeded::kNone;
+};
+
 // Immutable once compiled; safe to use from several threads.
 class CompiledQuery {
  public:
   virtual ~CompiledQuery() = default;
 
   // Appends the rows `document` produces (none if it fails WHERE; several with JOIN
-  // or FROM x IN). Errors: BadRequest for run-time errors the service reports.
-  virtual Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const = 0;
+  // or FROM x IN), charging them to `budget` (after budget.StartItem()).
+  // Errors: BadRequest for run-time errors the service reports, and for rows beyond
+  // the budget.
+  virtual Status EvaluateDocument(const json::Value& document, std::vector<Row>& out,
+                                  RowBudget& budget) const = 0;
+  // The same with a budget for this one item.
+  Status EvaluateDocument(const json::Value& document, std::vector<Row>& out) const {
+    RowBudget budget;
+    return EvaluateDocument(document, out, budget);
+  }
 
   // Whether the final result needs every row before the first can be returned
   // (ORDER BY, aggregates, GROUP BY, DISTINCT, OFFSET/LIMIT). Otherwise rows may be

@@ -31,6 +31,7 @@ class SubqueryRun {
       : subquery_(subquery),
         query_(*subquery.query),
         error_(outer.error),
+        budget_(outer.budget),
         slots_(std::max(outer.slots.size(), static_cast<size_t>(subquery.slot_count)), nullptr) {
     std::copy(outer.slots.begin(), outer.slots.end(), slots_.begin());
     if (IsStreamable()) {
@@ -58,6 +59,10 @@ class SubqueryRun {
     if (subquery_.top) {
       Page(values, 0, *subquery_.top);
     }
+    // The values now belong to the caller, whose rows are charged when they are made.
+    if (budget_ != nullptr) {
+      budget_->Refund(charged_);
+    }
     return values;
   }
 
@@ -73,9 +78,12 @@ class SubqueryRun {
            query_.order_by.empty();
   }
 
-  bool HasEnough() const { return rows_.size() >= enough_; }
+  // Also true once the budget is spent: then nothing more is enumerated.
+  bool HasEnough() const {
+    return rows_.size() >= enough_ || (budget_ != nullptr && budget_->exceeded());
+  }
 
-  Frame RowFrame() const { return Frame{.slots = slots_, .error = error_}; }
+  Frame RowFrame() const { return Frame{.slots = slots_, .error = error_, .budget = budget_}; }
 
   // Binds from[index] and every later source, then emits each complete binding. A
   // missing or non-array collection under IN yields nothing, like an inner join (§4.12).
@@ -134,6 +142,9 @@ class SubqueryRun {
   }
 
   void Emit() {
+    if (budget_ != nullptr && !budget_->ChargeBinding()) {
+      return;
+    }
     const Frame frame = RowFrame();
     // WHERE keeps a binding only when the predicate is exactly true (§4.3).
     if (query_.where && !IsTrue(Evaluate(*query_.where, frame).get())) {
@@ -151,6 +162,14 @@ class SubqueryRun {
     row.sort_keys.reserve(query_.order_by.size());
     for (const ast::SortItem& item : query_.order_by) {
       row.sort_keys.push_back(Evaluate(*item.expr, frame).Take());
+    }
+    if (budget_ != nullptr) {
+      size_t bytes = sizeof(SubqueryRow) + json::ApproximateBytes(row.value);
+      for (const Value& key : row.sort_keys) {
+        bytes += json::ApproximateBytes(key);
+      }
+      charged_ += bytes;
+      budget_->ChargeRow(bytes);
     }
     rows_.push_back(std::move(row));
   }
@@ -272,6 +291,8 @@ class SubqueryRun {
   const BoundSubquery& subquery_;
   const ast::Query& query_;
   Status* error_;
+  RowBudget* budget_;
+  size_t charged_ = 0;  // to budget_, for the rows this run holds
   size_t enough_ = kAll;
   std::vector<const Value*> slots_;
   std::vector<SubqueryRow> rows_;
