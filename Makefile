@@ -90,7 +90,7 @@ e2e-asan-smoke: test-asan npm-deps
 # $(FUZZ_DIR)/artifacts/.
 FUZZ_DIR     ?= build-fuzz
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS ?= query_parser json partition_key service http
+FUZZ_TARGETS ?= query_parser query_grammar json json_deep partition_key service http
 
 .PHONY: fuzz
 fuzz: apt-deps

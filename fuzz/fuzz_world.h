@@ -7,8 +7,10 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "api/auth.h"
+#include "api/resource_path.h"
 #include "api/service.h"
 #include "engine/account.h"
 #include "json/json.h"
@@ -46,6 +48,23 @@ inline World& TheWorld() {
     return w;
   }();
   return *world;
+}
+
+// Signs `request` with the account key, as a client would: a fresh x-ms-date and a
+// valid signature for its verb and path (left unsigned when the path does not parse).
+inline void Sign(orrery::http::Request& request) {
+  auto path = orrery::api::ParseResourcePath(request.target);
+  if (!path.ok()) return;
+  const std::string date = orrery::api::Rfc1123Now();
+  std::erase_if(request.headers, [](const orrery::http::Header& h) {
+    return h.name == "authorization" || h.name == "x-ms-date";
+  });
+  request.headers.push_back({"x-ms-date", date});
+  request.headers.push_back(
+      {"authorization", orrery::api::MasterKeyAuthorization(
+                            orrery::api::kEmulatorMasterKey,
+                            orrery::api::SignaturePayload(request.method, path->resource_type,
+                                                          path->resource_link, date))});
 }
 
 }  // namespace orrery::fuzz

@@ -52,21 +52,6 @@ bool ParseRequest(std::string_view text, Request& request) {
   return true;
 }
 
-void Sign(Request& request) {
-  auto path = orrery::api::ParseResourcePath(request.target);
-  if (!path.ok()) return;
-  const std::string date = orrery::api::Rfc1123Now();
-  std::erase_if(request.headers, [](const orrery::http::Header& h) {
-    return h.name == "authorization" || h.name == "x-ms-date";
-  });
-  request.headers.push_back({"x-ms-date", date});
-  request.headers.push_back(
-      {"authorization", orrery::api::MasterKeyAuthorization(
-                            orrery::api::kEmulatorMasterKey,
-                            orrery::api::SignaturePayload(request.method, path->resource_type,
-                                                          path->resource_link, date))});
-}
-
 }  // namespace
 
 extern "C" const char* __ubsan_default_options() { return "halt_on_error=1:print_stacktrace=1"; }
@@ -78,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!ParseRequest(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1), request)) {
     return -1;
   }
-  if (sign) Sign(request);
+  if (sign) orrery::fuzz::Sign(request);
   const orrery::http::Response response = orrery::fuzz::TheWorld().service->Handle(request);
   if (response.status < 200 || response.status > 599) {
     std::fprintf(stderr, "service_fuzz: status %d\n", response.status);

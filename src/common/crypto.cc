@@ -6,6 +6,7 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 
 namespace orrery {
@@ -60,7 +61,10 @@ HmacSha256Key& HmacSha256Key::operator=(HmacSha256Key&& other) noexcept {
 }
 
 std::string HmacSha256Key::Sign(std::string_view message) const {
-  thread_local EVP_MD_CTX* work = EVP_MD_CTX_new();
+  // Freed when the thread ends: threads that sign may come and go.
+  thread_local const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(
+      EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  EVP_MD_CTX* work = context.get();
   unsigned char inner_hash[EVP_MAX_MD_SIZE];
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
