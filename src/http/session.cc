@@ -151,9 +151,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
         beast::bind_front_handler(&Session::OnHeader, this->shared_from_this()));
   }
 
-  void OnHeader(error_code ec, size_t /*bytes*/) {
+  void OnHeader(error_code ec, size_t head_bytes) {
     if (ec) {
       OnReadError(ec);
+      return;
+    }
+    // Beast 1.74 holds the start line and the header fields to the limit each on its
+    // own, so a head of up to twice the limit gets through; `head_bytes` is all of it.
+    if (head_bytes > config_.max_header_bytes) {
+      OnReadError(bhttp::error::header_limit);
       return;
     }
     // Before the body is read (or 100-continue invites it): a refused head is answered
