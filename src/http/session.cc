@@ -156,8 +156,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       OnReadError(ec);
       return;
     }
-    // Beast 1.74 holds the start line and the header fields to the limit each on its
-    // own, so a head of up to twice the limit gets through; `head_bytes` is all of it.
+    // Beast 1.74 counts a head that arrives over several reads as a whole, but one that
+    // arrives in a single read only by part: the request line and the fields each within
+    // the limit. With a limit below the first read's size (kReadChunkBytes) a head of
+    // nearly twice the limit got through; `head_bytes` is all of it.
     if (head_bytes > config_.max_header_bytes) {
       OnReadError(bhttp::error::header_limit);
       return;
