@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "common/decimal_integer.h"
+#include "common/encoding.h"
 #include "json/json.h"
 
 namespace orrery::api {
@@ -12,14 +13,7 @@ namespace {
 
 constexpr IntegerHeader kIntegerHeaders[] = {kMaxItemCountHeader, kOfferThroughputHeader,
                                              kContinuationLimitHeader};
-// Values quoted back in a message are cut here: a header may be tens of KB.
-constexpr size_t kMaxQuotedBytes = 100;
 constexpr int64_t kMaxAutoscaleThroughput = INT32_MAX;
-
-std::string Quoted(std::string_view value) {
-  if (value.size() <= kMaxQuotedBytes) return "'" + std::string(value) + "'";
-  return "'" + std::string(value.substr(0, kMaxQuotedBytes)) + "...'";
-}
 
 std::string Expected(const IntegerHeader& header) {
   if (!header.allows_zero && header.min == -1) {
@@ -32,8 +26,8 @@ Result<int64_t> ParseIntegerHeader(const IntegerHeader& header, const std::strin
   const std::optional<int64_t> number = ParseDecimalInteger(value);
   if (!number || *number < header.min || *number > header.max ||
       (*number == 0 && !header.allows_zero)) {
-    return Status::BadRequest("Invalid value " + Quoted(value) + " for header " + header.name +
-                              ": expected " + Expected(header) + ".");
+    return Status::BadRequest("Invalid value " + QuotedForMessage(value) + " for header " +
+                              header.name + ": expected " + Expected(header) + ".");
   }
   return *number;
 }
@@ -45,8 +39,8 @@ Result<int64_t> ParseAutoscaleSettings(const std::string& value) {
   // An integer JSON number only: a double such as 1e300 has no int64_t to become.
   if (max == nullptr || !max->is_integer() || max->as_int() < 0 ||
       max->as_int() > kMaxAutoscaleThroughput) {
-    return Status::BadRequest(std::string("Invalid value ") + Quoted(value) + " for header " +
-                              headers::kOfferAutopilotSettings +
+    return Status::BadRequest(std::string("Invalid value ") + QuotedForMessage(value) +
+                              " for header " + headers::kOfferAutopilotSettings +
                               ": expected {\"maxThroughput\": <RU/s>}, an integer from 0 to " +
                               std::to_string(kMaxAutoscaleThroughput) + ".");
   }

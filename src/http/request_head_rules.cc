@@ -12,15 +12,8 @@ namespace orrery::http {
 namespace {
 
 constexpr int64_t kMaxPort = 65535;
-// Values quoted back in a message are cut here: the head may be up to the header limit.
-constexpr size_t kMaxQuotedBytes = 100;
 
 std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
-
-std::string Quoted(std::string_view text) {
-  if (text.size() <= kMaxQuotedBytes) return "'" + std::string(text) + "'";
-  return "'" + std::string(text.substr(0, kMaxQuotedBytes)) + "...'";
-}
 
 bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
@@ -89,9 +82,9 @@ std::optional<HeadRejection> CheckMethod(std::string_view method) {
   for (char& c : upper) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   }
-  return HeadRejection{400, "The request method " + Quoted(method) +
+  return HeadRejection{400, "The request method " + QuotedForMessage(method) +
                                 " is not valid: HTTP methods are case-sensitive; use " +
-                                Quoted(upper) + "."};
+                                QuotedForMessage(upper) + "."};
 }
 
 // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host and to
@@ -115,7 +108,7 @@ std::optional<HeadRejection> CheckHost(const bhttp::request_header<>& head) {
         400, "The request has " + std::to_string(count) + " Host headers; exactly one is allowed."};
   }
   if (!IsValidHost(value)) {
-    return HeadRejection{400, "The Host header " + Quoted(value) +
+    return HeadRejection{400, "The Host header " + QuotedForMessage(value) +
                                   " is not a valid host[:port] (a TCP port is 0-65535)."};
   }
   return std::nullopt;
@@ -168,7 +161,7 @@ std::optional<HeadRejection> CheckFraming(const bhttp::request_header<>& head) {
     return HeadRejection{400, "The Transfer-Encoding header names no transfer coding."};
   }
   if (!IsChunked(codings.back())) {
-    return HeadRejection{400, "The final transfer coding is " + Quoted(codings.back()) +
+    return HeadRejection{400, "The final transfer coding is " + QuotedForMessage(codings.back()) +
                                   ", not chunked: the length of the request body cannot be "
                                   "determined."};
   }
@@ -177,7 +170,7 @@ std::optional<HeadRejection> CheckFraming(const bhttp::request_header<>& head) {
   }
   if (codings.size() > 1) {
     // RFC 9112 §6.1: a transfer coding the server does not understand is answered 501.
-    return HeadRejection{501, "The transfer coding " + Quoted(codings.front()) +
+    return HeadRejection{501, "The transfer coding " + QuotedForMessage(codings.front()) +
                                   " is not supported: send the body with Transfer-Encoding: "
                                   "chunked alone, or with Content-Length."};
   }
