@@ -13,9 +13,6 @@ namespace {
 
 using Kind = engine::BatchOperation::Kind;
 
-constexpr const char* kBatchAtomic = "x-ms-cosmos-batch-atomic";
-constexpr const char* kPrefer = "prefer";
-
 std::optional<Kind> KindOf(std::string name) {
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (name == "create") return Kind::kCreate;
@@ -174,9 +171,9 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
     ORRERY_ASSIGN_OR_RETURN(ParsedOperation op, ParseOperation(body.as_array()[i], i));
     parsed.push_back(std::move(op));
   }
-  const std::string* atomic_header = ctx.Header(kBatchAtomic);
+  const std::string* atomic_header = ctx.Header(headers::kBatchAtomic);
   const bool atomic = atomic_header == nullptr || *atomic_header != "false";
-  const std::string* prefer = ctx.Header(kPrefer);
+  const std::string* prefer = ctx.Header(headers::kPrefer);
   const bool minimal = prefer && prefer->find("return=minimal") != std::string::npos;
 
   std::vector<engine::BatchOperation> ops;

@@ -7,23 +7,23 @@
 #include "api/headers.h"
 #include "api/item_scope.h"
 #include "api/response.h"
+#include "common/decimal_integer.h"
 #include "engine/throughput/cost_model.h"
 
 namespace orrery::api {
 namespace {
-
-constexpr const char* kIfModifiedSince = "if-modified-since";
 
 // `"21"` (the etag of an earlier page) -> 21. Errors: BadRequest.
 Result<uint64_t> LsnOfEtag(std::string_view etag) {
   if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') {
     etag = etag.substr(1, etag.size() - 2);
   }
-  if (etag.empty() || etag.size() > 19 || etag.find_first_not_of("0123456789") != etag.npos) {
+  const std::optional<int64_t> lsn = ParseDecimalInteger(etag);
+  if (!lsn || *lsn < 0) {
     return Status::BadRequest("The change feed continuation (If-None-Match) '" + std::string(etag) +
                               "' was not issued by this server.");
   }
-  return std::stoull(std::string(etag));
+  return static_cast<uint64_t>(*lsn);
 }
 
 }  // namespace
@@ -46,7 +46,7 @@ HandlerResult HandleChangeFeed(const RequestContext& ctx, const engine::Containe
     }
   }
   std::optional<int64_t> since;
-  if (const std::string* text = ctx.Header(kIfModifiedSince)) {
+  if (const std::string* text = ctx.Header(headers::kIfModifiedSince)) {
     auto when = ParseRfc1123(*text);
     if (!when) {
       return Status::BadRequest(

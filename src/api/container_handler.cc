@@ -20,7 +20,6 @@ void AddQuotaHeaders(http::Response& response, const engine::ContainerStatistics
                "documentsCount=-1;collectionSize=0;"});
 }
 
-constexpr const char* kPopulatePartitionStatistics = "x-ms-documentdb-populatepartitionstatistics";
 // The service lists a sample of the largest logical partitions of each partition.
 constexpr size_t kStatisticsKeysPerPartition = 10;
 
@@ -55,7 +54,7 @@ HandlerResult HandleContainer(const RequestContext& ctx) {
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
                             ctx.account.GetContainer(db, id));
     const bool quota = ctx.HeaderIsTrue(headers::kPopulateQuotaInfo);
-    const bool partition_stats = ctx.HeaderIsTrue(kPopulatePartitionStatistics);
+    const bool partition_stats = ctx.HeaderIsTrue(headers::kPopulatePartitionStatistics);
     if (!quota && !partition_stats) {
       http::Response response = ResourceResponse(ctx, 200, container->settings().resource,
                                                  throughput::kMetadataReadCharge);

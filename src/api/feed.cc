@@ -1,6 +1,7 @@
 #include "api/feed.h"
 
 #include "api/headers.h"
+#include "api/numeric_headers.h"
 #include "api/response.h"
 #include "engine/resource_query.h"
 #include "engine/throughput/cost_model.h"
@@ -8,18 +9,20 @@
 
 namespace orrery::api {
 
+namespace {
+
+// The service's page size when x-ms-max-item-count is absent or -1, and the most items
+// one page may hold whatever it asks.
+constexpr int kDefaultPageItems = 100;
+constexpr int64_t kMaxPageItems = 1000000;
+
+}  // namespace
+
 Result<int> MaxItemCount(const RequestContext& ctx) {
-  const std::string* header = ctx.Header(headers::kMaxItemCount);
-  if (header == nullptr || header->empty()) return 100;
-  char* end = nullptr;
-  long value = std::strtol(header->c_str(), &end, 10);
-  if (end == header->c_str() || *end != '\0' || value == 0 || value < -1) {
-    return Status::BadRequest("Invalid value '" + *header +
-                              "' for header x-ms-max-item-count: expected -1 or a positive "
-                              "integer.");
-  }
-  if (value == -1) return 100;
-  return static_cast<int>(std::min<long>(value, 1000000));
+  ORRERY_ASSIGN_OR_RETURN(std::optional<int64_t> asked,
+                          ReadIntegerHeader(ctx.request, kMaxItemCountHeader));
+  if (!asked || *asked == -1) return kDefaultPageItems;
+  return static_cast<int>(std::min<int64_t>(*asked, kMaxPageItems));
 }
 
 std::string ContinuationOf(const RequestContext& ctx) {

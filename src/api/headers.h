@@ -13,7 +13,9 @@ inline constexpr const char* kConsistencyLevel = "x-ms-consistency-level";
 inline constexpr const char* kContentType = "content-type";
 inline constexpr const char* kIfMatch = "if-match";
 inline constexpr const char* kIfNoneMatch = "if-none-match";
+inline constexpr const char* kIfModifiedSince = "if-modified-since";
 inline constexpr const char* kAIm = "a-im";
+inline constexpr const char* kPrefer = "prefer";
 inline constexpr const char* kEtag = "etag";
 
 inline constexpr const char* kActivityId = "x-ms-activity-id";
@@ -24,6 +26,10 @@ inline constexpr const char* kSessionToken = "x-ms-session-token";
 inline constexpr const char* kContinuation = "x-ms-continuation";
 inline constexpr const char* kItemCount = "x-ms-item-count";
 inline constexpr const char* kMaxItemCount = "x-ms-max-item-count";
+// Sent by the SDKs on every request; Orrery's continuations are small enough to ignore
+// it, but it is a number and is checked as one.
+inline constexpr const char* kResponseContinuationTokenLimitInKb =
+    "x-ms-documentdb-responsecontinuationtokenlimitinkb";
 inline constexpr const char* kContentPath = "x-ms-content-path";
 inline constexpr const char* kAltContentPath = "x-ms-alt-content-path";
 inline constexpr const char* kResourceQuota = "x-ms-resource-quota";
@@ -47,9 +53,12 @@ inline constexpr const char* kIsQuery = "x-ms-documentdb-isquery";
 inline constexpr const char* kIsQueryPlanRequest = "x-ms-cosmos-is-query-plan-request";
 inline constexpr const char* kEnableCrossPartition = "x-ms-documentdb-query-enablecrosspartition";
 inline constexpr const char* kIsBatchRequest = "x-ms-cosmos-is-batch-request";
+inline constexpr const char* kBatchAtomic = "x-ms-cosmos-batch-atomic";
 inline constexpr const char* kOfferThroughput = "x-ms-offer-throughput";
 inline constexpr const char* kOfferAutopilotSettings = "x-ms-cosmos-offer-autopilot-settings";
 inline constexpr const char* kPopulateQuotaInfo = "x-ms-documentdb-populatequotainfo";
+inline constexpr const char* kPopulatePartitionStatistics =
+    "x-ms-documentdb-populatepartitionstatistics";
 inline constexpr const char* kIndexTransformationProgress =
     "x-ms-documentdb-collection-index-transformation-progress";
 inline constexpr const char* kPopulateQueryMetrics = "x-ms-documentdb-populatequerymetrics";

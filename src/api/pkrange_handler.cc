@@ -1,8 +1,10 @@
 #include <algorithm>
+#include <limits>
 
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
+#include "common/decimal_integer.h"
 #include "engine/resource_id.h"
 #include "engine/throughput/cost_model.h"
 #include "json/json.h"
@@ -29,9 +31,10 @@ HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx) {
   if (a_im != nullptr && if_none_match != nullptr) {
     std::string known = *if_none_match;
     known.erase(std::remove(known.begin(), known.end(), '"'), known.end());
-    if (!known.empty() && known.size() < 10 &&
-        known.find_first_not_of("0123456789") == known.npos) {
-      newer_than = static_cast<uint32_t>(std::stoul(known));
+    // An etag this server did not issue reads the whole feed, as a first read does.
+    const std::optional<int64_t> number = ParseDecimalInteger(known);
+    if (number && *number >= 0 && *number <= std::numeric_limits<uint32_t>::max()) {
+      newer_than = static_cast<uint32_t>(*number);
     }
   }
   if (a_im != nullptr && if_none_match != nullptr && newer_than >= next) {

@@ -1,6 +1,7 @@
 #include "api/resource_response.h"
 
 #include "api/headers.h"
+#include "api/numeric_headers.h"
 #include "api/response.h"
 #include "json/json.h"
 
@@ -32,25 +33,8 @@ Result<json::Value> JsonBody(const RequestContext& ctx) {
 
 Result<engine::ThroughputRequest> ThroughputHeaders(const RequestContext& ctx) {
   engine::ThroughputRequest out;
-  if (const std::string* manual = ctx.Header(headers::kOfferThroughput)) {
-    char* end = nullptr;
-    long long value = std::strtoll(manual->c_str(), &end, 10);
-    if (end == manual->c_str() || *end != '\0') {
-      return Status::BadRequest("Invalid value '" + *manual +
-                                "' for header x-ms-offer-throughput.");
-    }
-    out.manual = value;
-  }
-  if (const std::string* autoscale = ctx.Header(headers::kOfferAutopilotSettings)) {
-    Result<json::Value> settings = json::Parse(*autoscale);
-    const json::Value* max = settings.ok() ? settings->Find("maxThroughput") : nullptr;
-    if (max == nullptr || !max->is_number()) {
-      return Status::BadRequest(
-          "Invalid value for header x-ms-cosmos-offer-autopilot-settings: "
-          "expected {\"maxThroughput\": <RU/s>}.");
-    }
-    out.autoscale_max = static_cast<int64_t>(max->as_double());
-  }
+  ORRERY_ASSIGN_OR_RETURN(out.manual, ReadIntegerHeader(ctx.request, kOfferThroughputHeader));
+  ORRERY_ASSIGN_OR_RETURN(out.autoscale_max, ReadAutoscaleMaxHeader(ctx.request));
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include "api/error_mapping.h"
 #include "api/handlers.h"
 #include "api/headers.h"
+#include "api/numeric_headers.h"
+#include "api/singleton_headers.h"
 #include "common/crypto.h"
 #include "common/encoding.h"
 #include "common/log.h"
@@ -56,9 +58,19 @@ http::Response Service::Handle(const http::Request& request) const {
   if (!path.ok()) {
     return ErrorResponse(path.status(), activity_id, uri(), 0);
   }
+  // Before authentication, which reads authorization and x-ms-date: with two of either
+  // there is no one request to authenticate.
+  if (Status once = CheckSingletonHeaders(request); !once.ok()) {
+    return ErrorResponse(once, activity_id, uri(), 0);
+  }
   Result<Access> access = authenticator_.Authenticate(request, *path);
   if (!access.ok()) {
     return ErrorResponse(access.status(), activity_id, uri(), 0);
+  }
+  // Every numeric header, whether or not this operation reads it: a malformed one is
+  // refused before anything runs or is stored.
+  if (Status numbers = CheckNumericHeaders(request); !numbers.ok()) {
+    return ErrorResponse(numbers, activity_id, uri(), 0);
   }
   try {
     HandlerResult result = Dispatch(request, *path, activity_id, *access);

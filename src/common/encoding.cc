@@ -128,6 +128,16 @@ std::string LowerAscii(std::string_view s) {
   return out;
 }
 
+std::string QuotedForMessage(std::string_view text, size_t max_bytes) {
+  const bool cut = text.size() > max_bytes;
+  std::string out = "'";
+  for (const char c : text.substr(0, max_bytes)) {
+    out += c >= 0x20 && c < 0x7f ? c : '?';
+  }
+  out += cut ? "...'" : "'";
+  return out;
+}
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {

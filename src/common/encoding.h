@@ -22,6 +22,11 @@ std::string PercentEncode(std::string_view text);
 std::string LowerAscii(std::string_view s);
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
+// `text` in single quotes for an error message that quotes what a client sent: at most
+// `max_bytes` of it (then "..."), each byte outside printable ASCII as '?'. A header may
+// be tens of KB of any bytes; the message stays short and valid UTF-8.
+std::string QuotedForMessage(std::string_view text, size_t max_bytes = 100);
+
 // Little-endian fixed-width integers.
 void AppendFixed32LE(std::string& out, uint32_t v);
 void AppendFixed64LE(std::string& out, uint64_t v);

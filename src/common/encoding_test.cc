@@ -56,4 +56,12 @@ TEST(EncodingTest, PercentEncodeKeepsOnlyUnreservedBytes) {
   EXPECT_EQ(PercentDecode(PercentEncode("\xc3\xa9 /?#")), "\xc3\xa9 /?#");
 }
 
+TEST(EncodingTest, QuotesForMessagesShortAndPrintable) {
+  EXPECT_EQ(QuotedForMessage("abc"), "'abc'");
+  EXPECT_EQ(QuotedForMessage(""), "''");
+  EXPECT_EQ(QuotedForMessage("h\xc3\xa9\t\x7f\x01x"), "'h?????x'");
+  EXPECT_EQ(QuotedForMessage(std::string(101, 'a')), "'" + std::string(100, 'a') + "...'");
+  EXPECT_EQ(QuotedForMessage("abcdef", 3), "'abc...'");
+}
+
 }  // namespace orrery

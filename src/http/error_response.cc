@@ -42,6 +42,8 @@ std::string_view ErrorCodeName(int status) {
       return "RequestHeaderFieldsTooLarge";
     case 500:
       return "InternalServerError";
+    case 501:
+      return "NotImplemented";
     case 503:
       return "ServiceUnavailable";
     default:

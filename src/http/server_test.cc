@@ -75,7 +75,7 @@ TEST(ServerTest, AnswersWithTheHandlersResponse) {
   auto client = ConnectTo(*server);
   ASSERT_NE(client, nullptr);
   ASSERT_TRUE(
-      client->Send("post /dbs/a%20b?x=1 HTTP/1.1\r\nHost: localhost\r\nX-Custom: Value\r\n"
+      client->Send("POST /dbs/a%20b?x=1 HTTP/1.1\r\nHost: localhost\r\nX-Custom: Value\r\n"
                    "Content-Length: 5\r\n\r\nhello"));
   const auto response = client->ReadResponse();
   ASSERT_TRUE(response.has_value());
@@ -199,6 +199,55 @@ TEST(ServerTest, RejectsOversizedHeadersWith431) {
   EXPECT_TRUE(client->WaitForClose(seconds(5)));
 }
 
+// The limit counts the whole head, request line and final blank line included.
+TEST(ServerTest, HoldsTheWholeHeadToTheHeaderLimit) {
+  ServerOptions options = PlainOptions();
+  options.max_header_bytes = 1024;
+  auto server = StartServer(options);
+  ASSERT_NE(server, nullptr);
+  const std::string start = "GET /limit HTTP/1.1\r\nHost: x\r\nX-Pad: ";
+  const auto head = [&start](size_t bytes) {
+    return start + std::string(bytes - start.size() - 4, 'p') + "\r\n\r\n";
+  };
+  auto client = ConnectTo(*server);
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->Send(head(1024)));
+  const auto at_limit = client->ReadResponse();
+  ASSERT_TRUE(at_limit.has_value());
+  EXPECT_EQ(at_limit->status, 200);
+  ASSERT_TRUE(client->Send(head(1025)));
+  const auto past_limit = client->ReadResponse();
+  ASSERT_TRUE(past_limit.has_value());
+  ExpectJsonError(*past_limit, 431, "RequestHeaderFieldsTooLarge");
+  // A request line and header fields each under the limit, together over it (Beast alone
+  // would let this through).
+  auto second = ConnectTo(*server);
+  ASSERT_NE(second, nullptr);
+  ASSERT_TRUE(second->Send("GET /" + std::string(700, 't') +
+                           " HTTP/1.1\r\nHost: x\r\nX-Pad: " + std::string(700, 'p') + "\r\n\r\n"));
+  const auto split = second->ReadResponse();
+  ASSERT_TRUE(split.has_value());
+  ExpectJsonError(*split, 431, "RequestHeaderFieldsTooLarge");
+  EXPECT_TRUE(second->WaitForClose(seconds(5)));
+}
+
+// Many short header lines within the byte limit are served; the API sees every one.
+TEST(ServerTest, ServesThousandsOfHeaderLinesWithinTheLimit) {
+  auto server = StartServer(PlainOptions(), [](const Request& request) {
+    return Response{.status = 200, .headers = {}, .body = std::to_string(request.headers.size())};
+  });
+  ASSERT_NE(server, nullptr);
+  auto client = ConnectTo(*server);
+  ASSERT_NE(client, nullptr);
+  std::string request = "GET / HTTP/1.1\r\nHost: x\r\n";
+  for (int i = 0; i < 5000; ++i) request += "a:\r\n";
+  ASSERT_TRUE(client->Send(request + "\r\n"));
+  const auto response = client->ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->status, 200);
+  EXPECT_EQ(response->body, "5001");
+}
+
 TEST(ServerTest, RejectsAMalformedRequestWith400) {
   auto server = StartServer(PlainOptions());
   ASSERT_NE(server, nullptr);
@@ -209,6 +258,124 @@ TEST(ServerTest, RejectsAMalformedRequestWith400) {
   ASSERT_TRUE(response.has_value());
   ExpectJsonError(*response, 400, "BadRequest");
   EXPECT_TRUE(client->WaitForClose(seconds(5)));
+}
+
+// Answers one request that the server must refuse before the handler runs: `status`
+// with the JSON error body naming `fragment`, then the connection is closed, and
+// nothing that followed the head (a body, a pipelined or smuggled request) was served.
+void ExpectRefusedAndClosed(std::string_view request, int status, std::string_view fragment) {
+  std::atomic<int> handled{0};
+  auto server = StartServer(PlainOptions(), [&handled](const Request& r) {
+    handled.fetch_add(1);
+    return Echo(r);
+  });
+  ASSERT_NE(server, nullptr);
+  auto client = ConnectTo(*server);
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->Send(request));
+  const auto response = client->ReadResponse();
+  ASSERT_TRUE(response.has_value()) << request;
+  ExpectJsonError(*response, status, status == 501 ? "NotImplemented" : "BadRequest");
+  EXPECT_NE(response->body.find(fragment), std::string::npos) << response->body;
+  ASSERT_NE(response->Find("connection"), nullptr);
+  EXPECT_EQ(*response->Find("connection"), "close");
+  EXPECT_TRUE(client->WaitForClose(seconds(5))) << request;
+  EXPECT_EQ(handled.load(), 0) << request;
+}
+
+TEST(ServerTest, RefusesAMethodNotInUpperCase) {
+  ExpectRefusedAndClosed("get / HTTP/1.1\r\nHost: x\r\n\r\n", 400, "'get' is not valid");
+  ExpectRefusedAndClosed(Post("/p", "{}").replace(0, 4, "Post"), 400, "use 'POST'");
+}
+
+TEST(ServerTest, RefusesAnHttp11RequestWithoutHost) {
+  ExpectRefusedAndClosed("GET /dbs HTTP/1.1\r\n\r\n", 400, "no Host header");
+}
+
+TEST(ServerTest, RefusesTwoHostHeadersOrAnInvalidOne) {
+  ExpectRefusedAndClosed("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "2 Host headers");
+  ExpectRefusedAndClosed("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400,
+                         "The Host header 'a b' is not a valid host[:port]");
+  ExpectRefusedAndClosed("GET / HTTP/1.1\r\nHost: x:70000\r\n\r\n", 400, "'x:70000'");
+}
+
+// HTTP/1.0 clients need not send Host (RFC 9112 §3.2 asks it of HTTP/1.1).
+TEST(ServerTest, ServesAnHttp10RequestWithoutHost) {
+  auto server = StartServer(PlainOptions());
+  ASSERT_NE(server, nullptr);
+  auto client = ConnectTo(*server);
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->Send("GET /old HTTP/1.0\r\n\r\n"));
+  const auto response = client->ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->status, 200);
+  EXPECT_EQ(response->body, "GET /old custom=- tls=0 body=");
+}
+
+// A body two parties could frame differently: the bytes after the head must never be
+// taken for a request of their own.
+TEST(ServerTest, RefusesConflictingFramingAndServesNothingSmuggled) {
+  const std::string smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n"
+      "Content-Length: " +
+          std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled,
+      400, "both Transfer-Encoding and Content-Length");
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n" +
+          smuggled,
+      400, "Transfer-Encoding");
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+      "Content-Length: 5\r\n\r\n0\r\n\r\n" +
+          smuggled,
+      400, "Content-Length");
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+      "Content-Length: " +
+          std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled,
+      400, "Content-Length");
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + smuggled, 400, "HTTP/1.0");
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n" + smuggled, 400,
+      "not chunked");
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501,
+      "'gzip' is not supported");
+}
+
+TEST(ServerTest, RefusesNumbersThatOverflowInTheFraming) {
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", 400,
+      "Content-Length header must be one decimal number");
+  ExpectRefusedAndClosed("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\nhello", 400,
+                         "Content-Length");
+  // A chunk size beyond 64 bits.
+  ExpectRefusedAndClosed(
+      "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "10000000000000000\r\nx\r\n0\r\n\r\n",
+      400, "Malformed HTTP request");
+}
+
+// A refused head is answered before the body is invited: no 100 Continue first.
+TEST(ServerTest, RefusesABadHeadWithoutInvitingTheBody) {
+  ExpectRefusedAndClosed("PUT /e HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n",
+                         400, "no Host header");
+}
+
+// The same length twice is one length (RFC 9110 §8.6 lets a recipient take it so).
+TEST(ServerTest, AcceptsTheSameContentLengthTwice) {
+  auto server = StartServer(PlainOptions());
+  ASSERT_NE(server, nullptr);
+  auto client = ConnectTo(*server);
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->Send(
+      "POST /twice HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"));
+  const auto response = client->ReadResponse();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->body, "POST /twice custom=- tls=0 body=ok");
 }
 
 TEST(ServerTest, ClosesAnIdleConnectionAfterTheIdleTimeout) {

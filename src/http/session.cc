@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "http/error_response.h"
+#include "http/request_head_rules.h"
 #include "http/response_head.h"
 
 namespace orrery::http {
@@ -43,15 +44,6 @@ void AssignLowercase(beast::string_view text, std::string& out) {
   for (char& c : out) {
     if (c >= 'A' && c <= 'Z') {
       c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-}
-
-void AssignUppercase(beast::string_view text, std::string& out) {
-  out.assign(text.data(), text.size());
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') {
-      c = static_cast<char>(c - 'a' + 'A');
     }
   }
 }
@@ -159,9 +151,23 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
         beast::bind_front_handler(&Session::OnHeader, this->shared_from_this()));
   }
 
-  void OnHeader(error_code ec, size_t /*bytes*/) {
+  void OnHeader(error_code ec, size_t head_bytes) {
     if (ec) {
       OnReadError(ec);
+      return;
+    }
+    // Beast 1.74 counts a head that arrives over several reads as a whole, but one that
+    // arrives in a single read only by part: the request line and the fields each within
+    // the limit. With a limit below the first read's size (kReadChunkBytes) a head of
+    // nearly twice the limit got through; `head_bytes` is all of it.
+    if (head_bytes > config_.max_header_bytes) {
+      OnReadError(bhttp::error::header_limit);
+      return;
+    }
+    // Before the body is read (or 100-continue invites it): a refused head is answered
+    // and the connection closed, whatever body follows.
+    if (std::optional<HeadRejection> rejection = CheckRequestHead(parser_->get())) {
+      Fail(rejection->status, rejection->message);
       return;
     }
     if (parser_->is_done()) {
@@ -215,7 +221,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       Fail(413, "Request body is larger than the limit of " +
                     std::to_string(config_.max_body_bytes) + " bytes.");
     } else if (IsMalformedRequest(ec)) {
-      Fail(400, "Malformed HTTP request: " + ec.message() + ".");
+      Fail(400, MalformedRequestMessage(ec));
     }
   }
 
@@ -231,7 +237,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   void FillRequest() {
     auto& message = parser_->get();
-    AssignUppercase(message.method_string(), request_.method);
+    // CheckRequestHead let only upper-case methods through.
+    request_.method.assign(message.method_string().data(), message.method_string().size());
     request_.target.assign(message.target().data(), message.target().size());
     // Reusing the Header strings keeps their capacity: no allocation per header once
     // a connection has seen a request of similar shape.
