@@ -12,7 +12,9 @@
 namespace orrery::json {
 
 struct ParseOptions {
-  // Cosmos DB allows 128 levels of nested objects/arrays in an item.
+  // Cosmos DB allows 128 levels of nested objects/arrays in an item: the arrays and
+  // objects that enclose any value, the item's own object included, number at most
+  // this many (`{"a":[1]}` is 2 deep), whatever the innermost value is.
   int max_depth = 128;
   // When set and the text is an object: only these top-level members (a sorted list)
   // are converted, and the others are skipped without full validation, so use it only

@@ -65,6 +65,23 @@ TEST(JsonTest, EnforcesNestingDepth) {
   Result<Value> parsed = Parse(deep);
   ASSERT_FALSE(parsed.ok());
   EXPECT_NE(parsed.status().message().find("nesting"), std::string::npos);
+  // The depth counts containers, whatever sits innermost: a scalar, an empty array or
+  // an empty object, in arrays or in objects.
+  const auto nested = [](int n, std::string_view open, std::string_view core,
+                         std::string_view close) {
+    std::string text;
+    for (int i = 0; i < n; ++i) text += open;
+    text += core;
+    for (int i = 0; i < n; ++i) text += close;
+    return text;
+  };
+  for (std::string_view core : {"1", "\"s\"", "null", "[]", "{}"}) {
+    const int extra = core == "[]" || core == "{}" ? 1 : 0;
+    EXPECT_TRUE(Parse(nested(128 - extra, "[", core, "]")).ok()) << core;
+    EXPECT_FALSE(Parse(nested(129 - extra, "[", core, "]")).ok()) << core;
+    EXPECT_TRUE(Parse(nested(128 - extra, "{\"k\":", core, "}")).ok()) << core;
+    EXPECT_FALSE(Parse(nested(129 - extra, "{\"k\":", core, "}")).ok()) << core;
+  }
   std::string very_deep(100000, '[');
   very_deep += std::string(100000, ']');
   EXPECT_FALSE(Parse(very_deep).ok());

@@ -15,7 +15,11 @@ namespace {
 constexpr const char* kInvalidPayload =
     "The request payload is invalid. Ensure to provide a valid request payload.";
 
-Value Convert(simdjson::dom::element element) {
+// Converts simdjson's tree. `depth` is the number of arrays and objects that enclose
+// `element`; one nested deeper than `max_depth` sets `too_deep` (simdjson's own limit
+// counts a scalar inside the innermost container as a level, and empty containers not,
+// so the parser is given one level more and the exact count is kept here).
+Value Convert(simdjson::dom::element element, int depth, int max_depth, bool& too_deep) {
   switch (element.type()) {
     case simdjson::dom::element_type::NULL_VALUE:
       return Value::Null();
@@ -31,20 +35,29 @@ Value Convert(simdjson::dom::element element) {
     case simdjson::dom::element_type::STRING:
       return Value::String(std::string(element.get_string().value_unsafe()));
     case simdjson::dom::element_type::ARRAY: {
+      if (depth + 1 > max_depth) {
+        too_deep = true;
+        return Value();
+      }
       Array array;
       simdjson::dom::array source = element.get_array().value_unsafe();
       array.reserve(source.size());
       for (simdjson::dom::element child : source) {
-        array.push_back(Convert(child));
+        array.push_back(Convert(child, depth + 1, max_depth, too_deep));
       }
       return Value::MakeArray(std::move(array));
     }
     case simdjson::dom::element_type::OBJECT: {
+      if (depth + 1 > max_depth) {
+        too_deep = true;
+        return Value();
+      }
       Object object;
       simdjson::dom::object source = element.get_object().value_unsafe();
       object.reserve(source.size());
       for (simdjson::dom::key_value_pair field : source) {
-        object.emplace_back(std::string(field.key), Convert(field.value));
+        object.emplace_back(std::string(field.key),
+                            Convert(field.value, depth + 1, max_depth, too_deep));
       }
       return Value::MakeObject(std::move(object));
     }
@@ -146,7 +159,7 @@ Result<Value> Parse(std::string_view text, ParseOptions options) {
       return std::move(*members);
     }
   }
-  simdjson::dom::parser& parser = ThreadParser(options.max_depth);
+  simdjson::dom::parser& parser = ThreadParser(options.max_depth + 1);
   simdjson::dom::element root;
   auto error = parser.parse(padded.data(), padded.size(), false).get(root);
   std::string widened;
@@ -154,9 +167,12 @@ Result<Value> Parse(std::string_view text, ParseOptions options) {
     widened = WidenBigIntegers(text);
     error = parser.parse(widened.data(), widened.size()).get(root);
   }
-  if (error == simdjson::DEPTH_ERROR) {
+  const auto too_deep_error = [&options] {
     return Status::BadRequest(std::string(kInvalidPayload) + " JSON nesting exceeds " +
                               std::to_string(options.max_depth) + " levels.");
+  };
+  if (error == simdjson::DEPTH_ERROR) {
+    return too_deep_error();
   }
   if (error == simdjson::CAPACITY) {
     return Status::EntityTooLarge("The request payload is too large.");
@@ -165,18 +181,26 @@ Result<Value> Parse(std::string_view text, ParseOptions options) {
     return Status::BadRequest(std::string(kInvalidPayload) + " (" + simdjson::error_message(error) +
                               ")");
   }
+  bool too_deep = false;
+  Value value;
   if (options.only_members != nullptr && root.is_object()) {
     const std::vector<std::string>& wanted = *options.only_members;
     Object object;
     simdjson::dom::object members = root.get_object().value_unsafe();
     for (simdjson::dom::key_value_pair field : members) {
       if (std::binary_search(wanted.begin(), wanted.end(), field.key)) {
-        object.emplace_back(std::string(field.key), Convert(field.value));
+        object.emplace_back(std::string(field.key),
+                            Convert(field.value, 1, options.max_depth, too_deep));
       }
     }
-    return Value::MakeObject(std::move(object));
+    value = Value::MakeObject(std::move(object));
+  } else {
+    value = Convert(root, 0, options.max_depth, too_deep);
   }
-  return Convert(root);
+  if (too_deep) {
+    return too_deep_error();
+  }
+  return value;
 }
 
 }  // namespace orrery::json
