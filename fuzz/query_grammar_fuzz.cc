@@ -17,6 +17,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -144,7 +145,8 @@ class QueryGenerator {
 
   std::string SelectList() {
     std::string list;
-    const size_t items = in_.ConsumeIntegralInRange(0, 4) == 0 ? Levels() : 1 + Count() % 3;
+    const size_t items =
+        in_.ConsumeIntegralInRange(0, 4) == 0 ? Afford(Levels(), 24) : 1 + Count() % 3;
     for (size_t i = 0; i <= items; ++i) {
       if (i > 0) list += ", ";
       list += Expr(kGrammarDepth - 1) + " AS a" + std::to_string(i);
@@ -205,45 +207,54 @@ class QueryGenerator {
 
   // `inner` wrapped in many levels of one nesting construct.
   std::string Nested(const std::string& inner) {
-    const size_t n = Levels();
-    switch (in_.ConsumeIntegralInRange(0, 12)) {
-      case 0:
-        return Repeat("(", n) + inner + Repeat(")", n);
-      case 1:
-        return Repeat("NOT ", n) + inner;
-      case 2:
-        return Repeat("- ", n) + inner;
-      case 3:
-        return Repeat("~", n) + inner;
-      case 4:
-        return Repeat("ABS(", n) + inner + Repeat(")", n);
-      case 5:
-        return Repeat("[", n) + inner + Repeat("]", n);
-      case 6:
-        return Repeat("{a:", n) + inner + Repeat("}", n);
-      case 7:
-        return Repeat("(SELECT VALUE ", n) + inner + Repeat(")", n);
-      case 8:
-        return Repeat("EXISTS(SELECT VALUE ", n) + inner + Repeat(")", n);
-      case 9:
-        return Repeat("ARRAY(SELECT VALUE ", n) + inner + Repeat(")", n);
-      case 10:
-        return Repeat("1 IN (", n) + inner + Repeat(")", n);
-      case 11:
-        return Repeat("true ? ", n) + inner + Repeat(" : 0", n);
-      default:
-        return "c" + Repeat(".a", n) + " ?? " + inner;
+    struct Construct {
+      const char* open;
+      const char* close;
+    };
+    static constexpr Construct kConstructs[] = {
+        {"(", ")"},
+        {"NOT ", ""},
+        {"- ", ""},
+        {"~", ""},
+        {"ABS(", ")"},
+        {"[", "]"},
+        {"{a:", "}"},
+        {"(SELECT VALUE ", ")"},
+        {"EXISTS(SELECT VALUE ", ")"},
+        {"ARRAY(SELECT VALUE ", ")"},
+        {"1 IN (", ")"},
+        {"true ? ", " : 0"},
+    };
+    const size_t choice = in_.ConsumeIntegralInRange<size_t>(0, std::size(kConstructs));
+    if (choice == std::size(kConstructs)) {
+      const size_t n = Afford(Levels(), 2);
+      return "c" + Repeat(".a", n) + " ?? " + inner;
     }
+    const Construct& construct = kConstructs[choice];
+    const std::string_view open = construct.open;
+    const std::string_view close = construct.close;
+    const size_t n = Afford(Levels(), open.size() + close.size());
+    return Repeat(open, n) + inner + Repeat(close, n);
   }
 
   // `inner` followed by many operands of one binary operator (left-deep as written).
   std::string Chained(const std::string& inner) {
-    const size_t n = Levels();
     const std::string op = BinaryOperator();
     const std::string term = in_.ConsumeBool() ? Literal() : Path();
-    return inner + Repeat(" " + op + " " + term, n);
+    const std::string piece = " " + op + " " + term;
+    return inner + Repeat(piece, Afford(Levels(), piece.size()));
   }
 
+  // At most `n` repetitions of a piece of `bytes`, within what is left of the query's
+  // text budget: a generated query stays under some 700 KB however the choices fall
+  // (past the 512 KB limit, but not so far that generating it dominates the run).
+  size_t Afford(size_t n, size_t bytes) {
+    n = std::min(n, budget_ / std::max<size_t>(bytes, 1));
+    budget_ -= n * bytes;
+    return n;
+  }
+
+  size_t budget_ = 700'000;
   FuzzedDataProvider& in_;
 };
 
