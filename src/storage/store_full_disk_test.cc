@@ -1,16 +1,9 @@
 // The store on a disk that fills up: a small tmpfs that each test mounts itself (root
 // only; skipped where mounting is not permitted), with a ballast file taking most of it.
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/mount.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -18,6 +11,7 @@
 #include <vector>
 
 #include "storage/store.h"
+#include "storage/test_small_disk.h"
 
 namespace orrery::storage {
 namespace {
@@ -27,54 +21,21 @@ using std::chrono::steady_clock;
 class StoreFullDiskTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "orrery-full-disk-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
-    mount_point_ = pattern;
-    if (::mount("tmpfs", mount_point_.c_str(), "tmpfs", 0, "size=40m") != 0) {
-      const int error = errno;
-      std::filesystem::remove(mount_point_);
-      mount_point_.clear();
-      GTEST_SKIP() << "mounting a tmpfs is not permitted here (" << std::strerror(error)
+    if (!disk_.mounted()) {
+      GTEST_SKIP() << "mounting a tmpfs is not permitted here (" << disk_.why_not()
                    << "); run as root to test a full disk";
     }
-    data_dir_ = mount_point_ + "/data";
-    ballast_ = mount_point_ + "/ballast";
   }
-
-  void TearDown() override {
-    store_.reset();
-    if (mount_point_.empty()) return;
-    ::umount2(mount_point_.c_str(), MNT_DETACH);
-    std::filesystem::remove(mount_point_);
-  }
-
-  uint64_t FreeBytes() const {
-    struct statvfs info {};
-    EXPECT_EQ(::statvfs(mount_point_.c_str(), &info), 0);
-    return static_cast<uint64_t>(info.f_bavail) * info.f_frsize;
-  }
-
-  // Writes zeros to the ballast until `leave` bytes are free (or the disk is full).
-  void PlaceBallast(uint64_t leave) {
-    const int fd = ::open(ballast_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    ASSERT_GE(fd, 0) << std::strerror(errno);
-    const std::string chunk(1 << 16, '\0');
-    while (FreeBytes() > leave) {
-      const size_t want = std::min<uint64_t>(chunk.size(), FreeBytes() - leave);
-      if (::write(fd, chunk.data(), want) <= 0) break;  // ENOSPC: full
-    }
-    ::close(fd);
-  }
+  void TearDown() override { store_.reset(); }
 
   void OpenStore() {
-    Result<std::unique_ptr<Store>> store = Store::Open({.path = data_dir_});
+    Result<std::unique_ptr<Store>> store = Store::Open({.path = disk_.path() + "/data"});
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store).value();
   }
 
   // Writes batches of incompressible values until one fails; returns the keys of the
-  // acknowledged ones (each value is its key repeated), and the first failure.
+  // acknowledged ones (each value starts with its key), and the first failure.
   Status FillStore(std::vector<std::string>& acknowledged) {
     std::mt19937_64 random(42);
     for (int i = 0; i < 20000; ++i) {
@@ -99,15 +60,13 @@ class StoreFullDiskTest : public ::testing::Test {
     }
   }
 
-  std::string mount_point_;
-  std::string data_dir_;
-  std::string ballast_;
-  std::unique_ptr<Store> store_;
+  testing::SmallDisk disk_{40};
+  std::unique_ptr<Store> store_;  // after disk_: closed before it is unmounted
 };
 
 TEST_F(StoreFullDiskTest, WritesFailWithInsufficientStorageAndResumeOnceSpaceIsFreed) {
   OpenStore();
-  PlaceBallast(4 << 20);
+  disk_.PlaceBallast(4 << 20);
   std::vector<std::string> acknowledged;
   Status full = FillStore(acknowledged);
   ASSERT_EQ(full.code(), StatusCode::kInsufficientStorage) << full.ToString();
@@ -124,7 +83,7 @@ TEST_F(StoreFullDiskTest, WritesFailWithInsufficientStorageAndResumeOnceSpaceIsF
   EXPECT_EQ(store_->WriteSynced(small).code(), StatusCode::kInsufficientStorage);
 
   // RocksDB polls the free space every 5 s and needs a write buffer's worth (16 MB).
-  ASSERT_TRUE(std::filesystem::remove(ballast_));
+  ASSERT_TRUE(disk_.RemoveBallast());
   const auto deadline = steady_clock::now() + std::chrono::seconds(20);
   Status written = store_->Write(small);
   while (!written.ok() && steady_clock::now() < deadline) {
@@ -155,8 +114,8 @@ TEST_F(StoreFullDiskTest, OpensReadOnlyOnAFullDiskAndWritableAgainWithSpace) {
   // Closed with the writes in the WAL only: opening for writing replays them into a
   // table file, which a full disk cannot take.
   store_.reset();
-  PlaceBallast(0);
-  ASSERT_EQ(FreeBytes(), 0u);
+  disk_.PlaceBallast(0);
+  ASSERT_EQ(disk_.FreeBytes(), 0u);
 
   OpenStore();
   EXPECT_TRUE(store_->ReadOnly());
@@ -170,7 +129,7 @@ TEST_F(StoreFullDiskTest, OpensReadOnlyOnAFullDiskAndWritableAgainWithSpace) {
   EXPECT_EQ(store_->WriteSynced(batch).code(), StatusCode::kInsufficientStorage);
 
   store_.reset();
-  ASSERT_TRUE(std::filesystem::remove(ballast_));
+  ASSERT_TRUE(disk_.RemoveBallast());
   OpenStore();
   EXPECT_FALSE(store_->ReadOnly());
   EXPECT_FALSE(store_->OutOfSpace());
