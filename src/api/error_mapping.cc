@@ -36,6 +36,11 @@ int HttpStatusOf(StatusCode code) {
       return 429;
     case StatusCode::kServiceUnavailable:
       return 503;
+    case StatusCode::kInsufficientStorage:
+      // RFC 4918 §11.5. The service never reports a full disk; its nearest answer, 403
+      // for a storage quota, is a client error. @azure/cosmos 4.10.1 neither retries a
+      // 507 nor hides it: the caller gets an error with code 507.
+      return 507;
     case StatusCode::kInternal:
     case StatusCode::kIoError:
     case StatusCode::kCorruption:
@@ -72,6 +77,8 @@ const char* ErrorCodeName(int http_status) {
       return "TooManyRequests";
     case 503:
       return "ServiceUnavailable";
+    case 507:
+      return "InsufficientStorage";
     default:
       return "InternalServerError";
   }

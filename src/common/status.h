@@ -30,6 +30,8 @@ enum class StatusCode : uint8_t {
   kServiceUnavailable,  // 503
   kIoError,             // 500, storage failure
   kCorruption,          // 500, storage found damaged data
+  // 507: the disk holding the data directory is full.
+  kInsufficientStorage,
 };
 
 class [[nodiscard]] Status {
@@ -76,6 +78,9 @@ class [[nodiscard]] Status {
   }
   static Status ServiceUnavailable(std::string message) {
     return Status(StatusCode::kServiceUnavailable, std::move(message));
+  }
+  static Status InsufficientStorage(std::string message) {
+    return Status(StatusCode::kInsufficientStorage, std::move(message));
   }
   static Status IoError(std::string message) {
     return Status(StatusCode::kIoError, std::move(message));

@@ -83,12 +83,17 @@ Account::Account(AccountOptions options, std::unique_ptr<storage::Store> store)
 // After Load: the background work reads the catalog Load builds.
 void Account::StartBackgroundWork() {
   if (options_.background_ttl_purge) {
-    ttl_purger_ = std::make_unique<TtlPurger>([this] { return AllContainers(); });
+    ttl_purger_ = std::make_unique<TtlPurger>(*store_, [this] { return AllContainers(); });
   }
   if (options_.background_splits) {
     splitter_ = std::make_unique<BackgroundTask>(std::chrono::milliseconds(200), [this] {
+      // While the disk is full a split could not write; it runs once there is room.
+      if (store_->OutOfSpace()) return;
       Status status = SplitWhereNeeded();
-      if (!status.ok()) Log(LogLevel::kWarn, "partition split failed: " + status.ToString());
+      // A full disk is logged by the store, once.
+      if (!status.ok() && status.code() != StatusCode::kInsufficientStorage) {
+        Log(LogLevel::kWarn, "partition split failed: " + status.ToString());
+      }
     });
   }
 }
@@ -103,7 +108,10 @@ Result<std::unique_ptr<Account>> Account::Open(const AccountOptions& options) {
 }
 
 Status Account::Load() {
-  ORRERY_RETURN_IF_ERROR(UndoUnfinishedSplits());
+  // A store opened read-only on a full disk cannot undo a split; the children it would
+  // drop are read by nothing, and the next start with room, or the next split of the
+  // container, drops them.
+  if (!store_->ReadOnly()) ORRERY_RETURN_IF_ERROR(UndoUnfinishedSplits());
   Status parse_status;
   ORRERY_RETURN_IF_ERROR(
       store_->Scan(storage::keys::DatabasesBegin(), storage::keys::DatabasesEnd(),
@@ -175,7 +183,8 @@ Status Account::Load() {
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container,
                             OpenContainer(std::move(settings)));
     ProvisionThroughput(*container, db->second);
-    ORRERY_RETURN_IF_ERROR(container->EnsureSizesCounted());
+    // Counting writes; a read-only store takes no writes, and counts at the next start.
+    if (!store_->ReadOnly()) ORRERY_RETURN_IF_ERROR(container->EnsureSizesCounted());
     // A policy change whose rebuild did not finish before the last stop (or data
     // written before the range index existed): rebuild now.
     ORRERY_ASSIGN_OR_RETURN(bool index_current, container->IndexIsCurrent());
@@ -195,6 +204,10 @@ Result<std::shared_ptr<Container>> Account::OpenContainer(
   }
   return std::make_shared<Container>(std::move(settings), *store_, *options_.clock,
                                      std::move(write_state));
+}
+
+void Account::ResumeStoppedRebuild(const std::shared_ptr<Container>& container) {
+  if (!container->write_state()->index_ready) index_rebuilder_.Start(container);
 }
 
 std::vector<std::shared_ptr<Container>> Account::AllContainers() const {
@@ -296,7 +309,10 @@ Status Account::DeleteDatabase(std::string_view id) {
       dropped.push_back(key);
     }
   }
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  if (Status written = store_->WriteSynced(batch); !written.ok()) {
+    for (const auto& key : dropped) ResumeStoppedRebuild(containers_.at(key));
+    return written;
+  }
   for (const auto& key : dropped) containers_.erase(key);
   databases_.erase(it);
   return Status::Ok();
@@ -486,7 +502,10 @@ Status Account::DeleteContainer(std::string_view database_id, std::string_view i
   storage::WriteBatch batch;
   batch.Delete(storage::keys::Container(database_id, id));
   it->second->AddDropToBatch(batch);
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  if (Status written = store_->WriteSynced(batch); !written.ok()) {
+    ResumeStoppedRebuild(it->second);
+    return written;
+  }
   containers_.erase(it);
   return Status::Ok();
 }

@@ -138,6 +138,9 @@ class Account {
       ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state = nullptr);
   Result<uint32_t> NextNumber(std::string_view counter);
   std::vector<std::shared_ptr<Container>> AllContainers() const;
+  // A drop stops the container's index rebuild before its write; when the write fails
+  // (a full disk), the container stays and its rebuild starts again.
+  void ResumeStoppedRebuild(const std::shared_ptr<Container>& container);
   // account_throughput.cc: the budgets of a container (its own, or its database's
   // shared ones) and whether they are enforced; the budgets of a shared database.
   void ProvisionThroughput(Container& container, const DatabaseEntry& database) const;

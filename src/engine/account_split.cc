@@ -10,7 +10,8 @@
 //      range), deletes P's entries and the intent. Items, logical partition sizes and
 //      unique keys are keyed by EPK and do not move.
 // On start an intent means the commit never happened: the children's entries are
-// deleted and the split is as if never started.
+// deleted and the split is as if never started. The intent's write also clears the
+// children's ranges, for an earlier attempt whose undo failed (a full disk).
 
 #include <algorithm>
 #include <mutex>
@@ -148,6 +149,9 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
   ContainerWriteState::SplitInProgress split{number, at, map.NextNumber(), map.NextNumber() + 1};
 
   storage::WriteBatch intent;
+  // An attempt whose undo could not be written (a full disk) left entries under these
+  // same child numbers, and its intent: start from empty children.
+  AddChildDropToBatch(c, split.left, split.right, intent);
   intent.Put(IntentKey(c), json::Write(json::Value::MakeObject({
                                {"container", json::Value::Int(c)},
                                {"parent", json::Value::Int(split.parent)},

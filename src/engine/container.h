@@ -283,6 +283,9 @@ class Container {
   // waiting while there is none; false when the rebuild was superseded meanwhile.
   bool WaitForSpareThroughput(std::string_view epk, std::string_view id, std::string_view stored,
                               uint64_t generation) const;
+  // Sleeps while the disk is full (storage::Store::OutOfSpace), at least one poll
+  // interval; false when the rebuild was superseded meanwhile.
+  bool WaitForRoom(uint64_t generation) const;
   std::mutex& StripeFor(std::string_view key) const;
   // Walks the items of [begin, end) for work that rewrites what is filed for each (the
   // index rebuild, a split's copy). `admit` (may be empty) sees the scanned version with

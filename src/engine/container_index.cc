@@ -108,20 +108,37 @@ bool Container::WaitForSpareThroughput(std::string_view epk, std::string_view id
   return true;
 }
 
+bool Container::WaitForRoom(uint64_t generation) const {
+  do {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (write_state_->index_generation.load() != generation) return false;
+  } while (store_.OutOfSpace());
+  return true;
+}
+
 Status Container::RebuildIndex(uint64_t generation) const {
   ContainerWriteState& state = *write_state_;
-  // Writes `batch` unless the rebuild was superseded; false when it was (or failed).
+  // Writes `batch` unless the rebuild was superseded; false when it was (status ok) or
+  // the write failed (status says why).
   Status status;
   const auto write_if_current = [&](storage::WriteBatch& batch) {
     std::lock_guard rebuild(state.rebuild_mutex);
+    status = Status::Ok();
     if (state.index_generation.load() != generation) return false;
     status = store_.Write(batch);
     return status.ok();
   };
+  // A write that found the disk full is written again once there is room, holding no
+  // lock meanwhile: the rebuild outlives a full disk instead of leaving queries to scan
+  // until a restart.
+  const auto out_of_room = [&] { return status.code() == StatusCode::kInsufficientStorage; };
 
   storage::WriteBatch clear;
   clear.DeleteRange(index::ContainerBegin(settings_.number), index::ContainerEnd(settings_.number));
-  if (!write_if_current(clear)) return status;
+  while (!write_if_current(clear)) {
+    if (!out_of_room()) return status;
+    if (!WaitForRoom(generation)) return Status::Ok();
+  }
 
   const std::string begin = storage::keys::ItemsFrom(settings_.number, "");
   const std::string end = storage::keys::ItemsEnd(settings_.number);
@@ -132,36 +149,58 @@ Status Container::RebuildIndex(uint64_t generation) const {
   }));
   size_t done = 0;
   bool finished = true;
-  ORRERY_RETURN_IF_ERROR(ForEachItemUnderLock(
-      begin, end,
-      // The re-index runs on the partition's spare throughput, after user requests
-      // (ru-model.md a.2 row 25), and waits (holding no lock) while there is none.
-      [&](std::string_view epk, std::string_view id, std::string_view scanned) {
-        finished = WaitForSpareThroughput(epk, id, scanned, generation);
-        return finished;
-      },
-      // From the item's current version, so no entry of a stale version survives.
-      [&](std::string_view epk, std::string_view id, const ItemRecordView& record) {
-        storage::WriteBatch batch;
-        AddIndexChanges(batch, {}, IndexKeysOf(record.json, epk, id));
-        finished = write_if_current(batch);
-        if (!finished) return false;
-        ++done;
-        state.reindex_percent =
-            static_cast<int>(std::min<size_t>(99, done * 100 / std::max<size_t>(total, 1)));
-        return true;
-      }));
+  std::string from = begin;
+  for (;;) {
+    std::string stalled_at;  // the item whose write found the disk full
+    ORRERY_RETURN_IF_ERROR(ForEachItemUnderLock(
+        from, end,
+        // The re-index runs on the partition's spare throughput, after user requests
+        // (ru-model.md a.2 row 25), and waits (holding no lock) while there is none.
+        [&](std::string_view epk, std::string_view id, std::string_view scanned) {
+          finished = WaitForSpareThroughput(epk, id, scanned, generation);
+          return finished;
+        },
+        // From the item's current version, so no entry of a stale version survives.
+        [&](std::string_view epk, std::string_view id, const ItemRecordView& record) {
+          storage::WriteBatch batch;
+          AddIndexChanges(batch, {}, IndexKeysOf(record.json, epk, id));
+          if (!write_if_current(batch)) {
+            if (out_of_room()) {
+              stalled_at = KeyFor(epk, id);
+            } else {
+              finished = false;
+            }
+            return false;
+          }
+          ++done;
+          state.reindex_percent =
+              static_cast<int>(std::min<size_t>(99, done * 100 / std::max<size_t>(total, 1)));
+          return true;
+        }));
+    if (stalled_at.empty()) break;
+    if (!WaitForRoom(generation)) return Status::Ok();
+    from = std::move(stalled_at);
+  }
   ORRERY_RETURN_IF_ERROR(status);
   if (!finished) return Status::Ok();
 
   storage::WriteBatch marker;
   marker.Put(IndexMarkerKey(), IndexMarkerValue());
-  std::lock_guard rebuild(state.rebuild_mutex);
-  if (state.index_generation.load() != generation) return Status::Ok();
-  ORRERY_RETURN_IF_ERROR(store_.WriteSynced(marker));
-  state.reindex_percent = 100;
-  state.index_ready = true;
-  return Status::Ok();
+  for (;;) {
+    {
+      // Ready only under the lock that a newer rebuild takes to begin.
+      std::lock_guard rebuild(state.rebuild_mutex);
+      if (state.index_generation.load() != generation) return Status::Ok();
+      Status written = store_.WriteSynced(marker);
+      if (written.ok()) {
+        state.reindex_percent = 100;
+        state.index_ready = true;
+        return Status::Ok();
+      }
+      if (written.code() != StatusCode::kInsufficientStorage) return written;
+    }
+    if (!WaitForRoom(generation)) return Status::Ok();
+  }
 }
 
 }  // namespace orrery::engine

@@ -16,13 +16,18 @@ constexpr size_t kScannedPerRound = 20000;
 
 }  // namespace
 
-TtlPurger::TtlPurger(ContainerList containers)
-    : containers_(std::move(containers)), task_(kInterval, [this] { PurgeRound(); }) {}
+TtlPurger::TtlPurger(const storage::Store& store, ContainerList containers)
+    : store_(store),
+      containers_(std::move(containers)),
+      task_(kInterval, [this] { PurgeRound(); }) {}
 
 void TtlPurger::PurgeRound() const {
   for (const std::shared_ptr<Container>& container : containers_()) {
+    // No delete could be written; the store has logged the full disk.
+    if (store_.OutOfSpace()) return;
     if (!container->ttl_enabled()) continue;
     Result<size_t> purged = container->PurgeExpired(kItemsPerRound, kScannedPerRound);
+    if (!purged.ok() && purged.status().code() == StatusCode::kInsufficientStorage) return;
     if (!purged.ok()) {
       Log(LogLevel::kWarn, "TTL purge of container " + container->settings().id +
                                " failed: " + purged.status().ToString());

@@ -1,8 +1,9 @@
 #pragma once
 
 // Deletes expired items in the background (container_ttl.cc): once a second, a bounded
-// number per container, so the purge never holds up requests for long. Stops and joins
-// its thread when destroyed.
+// number per container, so the purge never holds up requests for long. Rests while
+// the disk is full (the expired items stay invisible). Stops and joins its thread when
+// destroyed.
 
 #include <functional>
 #include <memory>
@@ -10,17 +11,19 @@
 
 #include "engine/background_task.h"
 #include "engine/container.h"
+#include "storage/store.h"
 
 namespace orrery::engine {
 
 class TtlPurger {
  public:
   using ContainerList = std::function<std::vector<std::shared_ptr<Container>>()>;
-  explicit TtlPurger(ContainerList containers);
+  TtlPurger(const storage::Store& store, ContainerList containers);
 
  private:
   void PurgeRound() const;
 
+  const storage::Store& store_;
   ContainerList containers_;
   BackgroundTask task_;  // last: it runs PurgeRound until destroyed
 };

@@ -92,6 +92,8 @@ std::string_view ReasonPhrase(int status) {
       return "Not Implemented";
     case 503:
       return "Service Unavailable";
+    case 507:
+      return "Insufficient Storage";
     default:
       return "Unknown";
   }

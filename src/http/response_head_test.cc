@@ -58,6 +58,7 @@ TEST(ResponseHeadTest, NoContentAndNotModifiedHaveNoContentLength) {
 TEST(ResponseHeadTest, KnowsCosmosSpecificReasonPhrases) {
   EXPECT_EQ(ReasonPhrase(449), "Retry With");
   EXPECT_EQ(ReasonPhrase(429), "Too Many Requests");
+  EXPECT_EQ(ReasonPhrase(507), "Insufficient Storage");
   EXPECT_EQ(ReasonPhrase(599), "Unknown");
 }
 

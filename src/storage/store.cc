@@ -5,23 +5,25 @@
 #include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/merge_operator.h>
+#include <rocksdb/sst_file_manager.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
 #include <filesystem>
 
+#include "common/log.h"
+#include "storage/out_of_space_listener.h"
+#include "storage/rocks_logger.h"
+#include "storage/rocks_status.h"
+
 namespace orrery::storage {
 namespace {
 
-Status FromRocks(const rocksdb::Status& s) {
-  if (s.ok()) {
-    return Status::Ok();
-  }
-  if (s.IsCorruption()) {
-    return Status::Corruption("storage corruption: " + s.ToString());
-  }
-  return Status::IoError("storage error: " + s.ToString());
-}
+// The memtable size. After a full disk, RocksDB resumes writes once this much is free:
+// it first flushes the memtable into a table file of about this size.
+constexpr uint64_t kWriteBufferBytes = 16 << 20;
+
+Status ToStatus(const rocksdb::Status& s) { return FromRocks(s, kWriteBufferBytes); }
 
 rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 
@@ -78,6 +80,9 @@ struct Store::Rep {
   std::unique_ptr<rocksdb::DB> db;
   rocksdb::WriteOptions write_options;
   rocksdb::WriteOptions synced_write_options;
+  std::shared_ptr<OutOfSpaceListener> space;  // on disk only
+  // Opened read-only because the disk was full at start; writes wait for a restart.
+  bool read_only = false;
 };
 
 Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
@@ -93,7 +98,7 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   rocksdb::Options db_options;
   db_options.create_if_missing = true;
   db_options.max_background_jobs = 2;
-  db_options.write_buffer_size = 16 << 20;
+  db_options.write_buffer_size = kWriteBufferBytes;
   db_options.max_write_buffer_number = 3;
   db_options.keep_log_file_num = 3;
   db_options.max_manifest_file_size = 8 << 20;
@@ -119,6 +124,8 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // Only counter keys are ever merged (WriteBatch::AddToCounter).
   db_options.merge_operator = std::make_shared<CounterMergeOperator>();
 
+  db_options.info_log = NewForwardingLogger();
+
   std::string path = options.path;
   if (options.in_memory) {
     rep->memory_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
@@ -130,10 +137,29 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     if (ec) {
       return Status::IoError("cannot create data directory " + path + ": " + ec.message());
     }
+    // With an SstFileManager, RocksDB recovers from a full disk by itself: it polls
+    // the free space and resumes writes once there is room (out_of_space_listener.h).
+    db_options.sst_file_manager.reset(rocksdb::NewSstFileManager(rocksdb::Env::Default()));
+    rep->space = std::make_shared<OutOfSpaceListener>(path, kWriteBufferBytes);
+    db_options.listeners.push_back(rep->space);
   }
 
   rocksdb::DB* db = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(db_options, path, &db);
+  if (!s.ok() && IsOutOfSpace(s)) {
+    // Opening writes (the WAL replayed into a table file, a new MANIFEST and WAL), so it
+    // fails on a full disk. Reading needs none of that: serve reads, refuse writes.
+    rocksdb::Status read_only = rocksdb::DB::OpenForReadOnly(db_options, path, &db);
+    if (!read_only.ok()) {
+      return Status::IoError("cannot open data directory " + path +
+                             ": the disk holding it is full (" + s.ToString() + ")");
+    }
+    Log(LogLevel::kError, "the disk holding the data directory " + path +
+                              " is full, so it was opened read-only: reads go on, writes are "
+                              "refused; free space and restart the server to write again");
+    rep->read_only = true;
+    s = rocksdb::Status::OK();
+  }
   if (!s.ok()) {
     if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
       return Status::IoError("data directory " + path +
@@ -154,17 +180,25 @@ Result<std::optional<std::string>> Store::Get(std::string_view key) const {
   if (s.IsNotFound()) {
     return std::optional<std::string>();
   }
-  ORRERY_RETURN_IF_ERROR(FromRocks(s));
+  ORRERY_RETURN_IF_ERROR(ToStatus(s));
   return std::optional<std::string>(std::move(value));
 }
 
 Status Store::Write(WriteBatch& batch) {
-  return FromRocks(rep_->db->Write(rep_->write_options, &batch.rep_->batch));
+  if (rep_->read_only) return ReadOnlyAfterDiskFullError();
+  return ToStatus(rep_->db->Write(rep_->write_options, &batch.rep_->batch));
 }
 
 Status Store::WriteSynced(WriteBatch& batch) {
-  return FromRocks(rep_->db->Write(rep_->synced_write_options, &batch.rep_->batch));
+  if (rep_->read_only) return ReadOnlyAfterDiskFullError();
+  return ToStatus(rep_->db->Write(rep_->synced_write_options, &batch.rep_->batch));
 }
+
+bool Store::OutOfSpace() const {
+  return rep_->read_only || (rep_->space && rep_->space->out_of_space());
+}
+
+bool Store::ReadOnly() const { return rep_->read_only; }
 
 uint64_t Store::ApproximateBytes(std::string_view begin, std::string_view end) const {
   const rocksdb::Range range(ToSlice(begin), ToSlice(end));
@@ -178,10 +212,11 @@ uint64_t Store::ApproximateBytes(std::string_view begin, std::string_view end) c
 }
 
 Status Store::CompactAll() {
-  ORRERY_RETURN_IF_ERROR(FromRocks(rep_->db->Flush(rocksdb::FlushOptions())));
+  if (rep_->read_only) return ReadOnlyAfterDiskFullError();
+  ORRERY_RETURN_IF_ERROR(ToStatus(rep_->db->Flush(rocksdb::FlushOptions())));
   rocksdb::CompactRangeOptions options;
   options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  return FromRocks(rep_->db->CompactRange(options, nullptr, nullptr));
+  return ToStatus(rep_->db->CompactRange(options, nullptr, nullptr));
 }
 
 Status Store::Scan(std::string_view begin, std::string_view end,
@@ -201,7 +236,7 @@ Status Store::Scan(std::string_view begin, std::string_view end,
       break;
     }
   }
-  return FromRocks(it->status());
+  return ToStatus(it->status());
 }
 
 Status Store::ScanReverse(
@@ -220,7 +255,7 @@ Status Store::ScanReverse(
       break;
     }
   }
-  return FromRocks(it->status());
+  return ToStatus(it->status());
 }
 
 }  // namespace orrery::storage

@@ -4,6 +4,10 @@
 // environment). Every write goes through the write-ahead log before Write() returns,
 // so an acknowledged write survives a crash of the process (kill -9); with
 // StoreOptions::sync_writes it also survives a crash of the machine.
+// When the disk holding the data directory is full, writes fail with
+// InsufficientStorage and change nothing, reads go on, and writes resume by themselves
+// once there is room again; a store opened on a full disk serves reads only until it
+// is opened again.
 // Thread-safe: all methods may be called concurrently.
 
 #include <functional>
@@ -49,17 +53,27 @@ class WriteBatch {
 
 class Store {
  public:
-  // Opens (creating if missing). Errors: IoError with a one-line message, e.g. when
-  // another process holds the data directory.
+  // Opens (creating if missing); read-only (ReadOnly()) when the disk is too full to
+  // open for writing. Errors: IoError with a one-line message, e.g. when another
+  // process holds the data directory.
   static Result<std::unique_ptr<Store>> Open(const StoreOptions& options);
   ~Store();
 
   // The value, or nullopt when the key is absent.
   Result<std::optional<std::string>> Get(std::string_view key) const;
+  // Errors: InsufficientStorage while the disk is full (nothing of the batch is
+  // written), IoError, Corruption.
   Status Write(WriteBatch& batch);
   // Like Write, but always synced to disk (for rarely written metadata such as id
   // allocation high-water marks).
   Status WriteSynced(WriteBatch& batch);
+  // True while writes fail with InsufficientStorage for lack of space, from the write
+  // that found the disk full until the store has recovered (or for good when
+  // ReadOnly()). Background work waits while it holds instead of retrying.
+  bool OutOfSpace() const;
+  // Opened read-only because the disk was full: every write fails with
+  // InsufficientStorage until the store is opened again with room on the disk.
+  bool ReadOnly() const;
   // Flushes the memtables and compacts every level: the steady state that background
   // compaction reaches on an idle server, at once (benchmarks, and after bulk loads).
   Status CompactAll();
