@@ -278,10 +278,20 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   // Head and body go out in one gather write (one TLS record batch): no copy of the
   // body, and no small separate segment for Nagle or delayed ACKs to hold back.
+  //
+  // Over TLS the two are first joined into one buffer: Beast 1.74's ssl_stream (its
+  // flat_stream) loses the rest of a gather write whose buffers together pass 16 KB,
+  // and the client waited forever for a large body. Encryption copies the bytes anyway.
   void Write(ConnectionHeader connection) {
     FormatResponseHead(response_, connection, head_);
+    const bool with_body = StatusAllowsBody(response_.status) && !omit_body_;
+    if constexpr (std::is_same_v<Stream, TlsStream>) {
+      if (with_body) {
+        head_ += response_.body;
+      }
+    }
     const std::array<asio::const_buffer, 2> buffers = {
-        asio::buffer(head_), StatusAllowsBody(response_.status) && !omit_body_
+        asio::buffer(head_), with_body && !std::is_same_v<Stream, TlsStream>
                                  ? asio::buffer(response_.body)
                                  : asio::const_buffer()};
     // A client that stops reading its responses is cut off like a slow sender.
