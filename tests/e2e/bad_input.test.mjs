@@ -11,7 +11,7 @@ import crypto from "node:crypto";
 import net from "node:net";
 import tls from "node:tls";
 import { startServer } from "./lib/server.mjs";
-import { restClient, uniqueId } from "./lib/util.mjs";
+import { restClient, uniqueId, storeChecksum } from "./lib/util.mjs";
 
 const TIMEOUT = 120_000;
 const DB = "bad";
@@ -44,21 +44,7 @@ describe("bad input changes nothing", { timeout: TIMEOUT }, () => {
     await server?.stop();
   });
 
-  // Everything stored, as one hash: databases, containers and every item of both.
-  async function checksum() {
-    const hash = crypto.createHash("sha256");
-    const { items: dbs } = await rest.readFeedAll("dbs", "Databases");
-    for (const db of dbs.map((d) => d.id).sort()) {
-      hash.update(`db:${db}`);
-      const { items: colls } = await rest.readFeedAll(`dbs/${db}/colls`, "DocumentCollections");
-      for (const c of colls.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-        hash.update(`coll:${c.id}:${JSON.stringify(c.partitionKey)}:${JSON.stringify(c.indexingPolicy)}`);
-        const { items: docs } = await rest.readFeedAll(`dbs/${db}/colls/${c.id}/docs`, "Documents");
-        for (const d of docs.sort((a, b) => (a.id < b.id ? -1 : 1))) hash.update(`doc:${d.id}:${d._etag}:${JSON.stringify(d)}`);
-      }
-    }
-    return hash.digest("hex");
-  }
+  const checksum = () => storeChecksum(rest);
 
   // One bad request: a 4xx with the service's error shape.
   async function expectRejected(what, method, path, o = {}, { status } = {}) {

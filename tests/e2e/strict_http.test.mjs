@@ -11,11 +11,10 @@
 
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import crypto from "node:crypto";
 import net from "node:net";
 import { startServer } from "./lib/server.mjs";
 import { EMULATOR_KEY, API_VERSION, masterAuthorization, resourceFor, toSegments } from "./lib/rest.mjs";
-import { restClient } from "./lib/util.mjs";
+import { restClient, storeChecksum } from "./lib/util.mjs";
 
 const TIMEOUT = 120_000;
 const DB = "strict";
@@ -173,21 +172,7 @@ describe("strict HTTP/1.1", { timeout: TIMEOUT }, () => {
     await server?.stop();
   });
 
-  // Everything stored, as one hash: databases, containers and every item.
-  async function checksum() {
-    const hash = crypto.createHash("sha256");
-    const { items: dbs } = await rest.readFeedAll("dbs", "Databases");
-    for (const db of dbs.map((d) => d.id).sort()) {
-      hash.update(`db:${db}`);
-      const { items: colls } = await rest.readFeedAll(`dbs/${db}/colls`, "DocumentCollections");
-      for (const c of colls.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-        hash.update(`coll:${c.id}:${JSON.stringify(c.partitionKey)}:${JSON.stringify(c.indexingPolicy)}`);
-        const { items: docs } = await rest.readFeedAll(`dbs/${db}/colls/${c.id}/docs`, "Documents");
-        for (const d of docs.sort((a, b) => (a.id < b.id ? -1 : 1))) hash.update(`doc:${d.id}:${d._etag}:${JSON.stringify(d)}`);
-      }
-    }
-    return hash.digest("hex");
-  }
+  const checksum = () => storeChecksum(rest);
 
   // A create of a new item, which would be stored were it not for what `o` breaks.
   const create = (o = {}) => ({

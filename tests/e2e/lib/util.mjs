@@ -2,6 +2,7 @@
 // error/header assertions, and EPK hashing with the SDK's own code.
 
 import assert from "node:assert/strict";
+import crypto from "node:crypto";
 import https from "node:https";
 import fs from "node:fs";
 import path from "node:path";
@@ -225,4 +226,26 @@ export function requestRecorder() {
     },
   };
   return { log, plugin };
+}
+
+/**
+ * Everything a server stores, as one hash: databases, containers (partition key and
+ * indexing policy) and every item with its etag. Equal before and after a request
+ * means the request changed nothing.
+ * @param {RestClient} rest
+ */
+export async function storeChecksum(rest) {
+  const hash = crypto.createHash("sha256");
+  const byId = (a, b) => (a.id < b.id ? -1 : 1);
+  const { items: dbs } = await rest.readFeedAll("dbs", "Databases");
+  for (const db of dbs.map((d) => d.id).sort()) {
+    hash.update(`db:${db}`);
+    const { items: colls } = await rest.readFeedAll(`dbs/${db}/colls`, "DocumentCollections");
+    for (const c of colls.sort(byId)) {
+      hash.update(`coll:${c.id}:${JSON.stringify(c.partitionKey)}:${JSON.stringify(c.indexingPolicy)}`);
+      const { items: docs } = await rest.readFeedAll(`dbs/${db}/colls/${c.id}/docs`, "Documents");
+      for (const d of docs.sort(byId)) hash.update(`doc:${d.id}:${d._etag}:${JSON.stringify(d)}`);
+    }
+  }
+  return hash.digest("hex");
 }
