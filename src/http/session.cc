@@ -285,15 +285,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void Write(ConnectionHeader connection) {
     FormatResponseHead(response_, connection, head_);
     const bool with_body = StatusAllowsBody(response_.status) && !omit_body_;
-    if constexpr (std::is_same_v<Stream, TlsStream>) {
+    if constexpr (kIsTls) {
       if (with_body) {
         head_ += response_.body;
       }
     }
     const std::array<asio::const_buffer, 2> buffers = {
-        asio::buffer(head_), with_body && !std::is_same_v<Stream, TlsStream>
-                                 ? asio::buffer(response_.body)
-                                 : asio::const_buffer()};
+        asio::buffer(head_),
+        with_body && !kIsTls ? asio::buffer(response_.body) : asio::const_buffer()};
     // A client that stops reading its responses is cut off like a slow sender.
     Lowest().expires_after(config_.request_timeout);
     asio::async_write(stream_, buffers,
@@ -305,6 +304,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       return;
     }
     response_ = Response();  // an idle connection should not hold the last body
+    if constexpr (kIsTls) {
+      if (head_.capacity() > kMaxRetainedBodyCapacity) {
+        std::string().swap(head_);  // nor its copy joined to the head
+      }
+    }
     if (close_after_write_) {
       Close();
       return;
