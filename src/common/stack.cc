@@ -11,28 +11,38 @@
 namespace orrery {
 namespace {
 
-// The lowest usable address of this thread's stack (stacks grow down on every
-// platform we build for), found once per thread.
+// The lowest usable address of the calling thread's stack (stacks grow down on every
+// platform we build for), or 0 when it cannot be known.
+uintptr_t FindStackLimit() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) {
+    return 0;
+  }
+  void* base = nullptr;
+  size_t size = 0;
+  uintptr_t low = 0;
+  if (pthread_attr_getstack(&attr, &base, &size) == 0) {
+    size_t guard = 0;
+    pthread_attr_getguardsize(&attr, &guard);
+    // `base` is the lowest address of the mapping; the guard page lies inside it on
+    // glibc, so the usable stack starts above it.
+    low = reinterpret_cast<uintptr_t>(base) + guard;
+  }
+  pthread_attr_destroy(&attr);
+  return low;
+}
+
+// Found once per thread. A constant-initialized thread_local, read on every level of
+// query evaluation: no initialization guard on the hot path.
+thread_local uintptr_t stack_limit = 0;
+thread_local bool stack_limit_known = false;
+
 uintptr_t StackLimit() {
-  thread_local uintptr_t limit = [] {
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) {
-      return uintptr_t{0};
-    }
-    void* base = nullptr;
-    size_t size = 0;
-    uintptr_t low = 0;
-    if (pthread_attr_getstack(&attr, &base, &size) == 0) {
-      size_t guard = 0;
-      pthread_attr_getguardsize(&attr, &guard);
-      // `base` is the lowest address of the mapping; the guard page lies inside it on
-      // glibc, so the usable stack starts above it.
-      low = reinterpret_cast<uintptr_t>(base) + guard;
-    }
-    pthread_attr_destroy(&attr);
-    return low;
-  }();
-  return limit;
+  if (!stack_limit_known) {
+    stack_limit = FindStackLimit();
+    stack_limit_known = true;
+  }
+  return stack_limit;
 }
 
 void* RunBody(void* arg) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <optional>
+#include <string>
 
 #include "common/stack.h"
 #include "query/errors.h"
@@ -33,6 +34,34 @@ Cell Select(Cell container, const Value* part) {
   // `part` lies inside the value `container` owns, which dies with this call: move the
   // part out rather than copy it.
   return Cell::Own(std::move(*const_cast<Value*>(part)));
+}
+
+// Whether a value of `bytes` the query is building passes kMaxBuiltValueBytes; if so
+// the evaluation records why and gives undefined.
+bool Oversized(size_t bytes, const Frame& frame) {
+  if (bytes <= kMaxBuiltValueBytes) {
+    return false;
+  }
+  if (frame.error != nullptr && frame.error->ok()) {
+    *frame.error = Status::BadRequest(
+        "The query builds a value of more than " + std::to_string(kMaxBuiltValueBytes >> 20) +
+        " MB (an array or object literal, a concatenation or a function's result) for one "
+        "item. Reference less of the item in it.");
+  }
+  return true;
+}
+
+// Scalars take no memory of their own worth counting; strings, arrays and objects do.
+bool OversizedResult(const Value& value, const Frame& frame) {
+  switch (value.type()) {
+    case json::Type::kString:
+      return Oversized(value.as_string().size(), frame);
+    case json::Type::kArray:
+    case json::Type::kObject:
+      return Oversized(json::ApproximateBytes(value), frame);
+    default:
+      return false;
+  }
 }
 
 Cell EvaluateProperty(const ast::PropertyExpr& e, const Frame& frame) {
@@ -83,7 +112,11 @@ Cell EvaluateCall(const ast::CallExpr& e, const Frame& frame) {
   for (const Cell& cell : cells) {
     args.push_back(&cell.get());
   }
-  return Cell::Own(CallFunction(*e.function, args, CallContext{.now_ticks = e.now_ticks}));
+  Value result = CallFunction(*e.function, args, CallContext{.now_ticks = e.now_ticks});
+  if (OversizedResult(result, frame)) {
+    return Cell();
+  }
+  return Cell::Own(std::move(result));
 }
 
 Cell EvaluateBinary(const ast::BinaryExpr& e, const Frame& frame) {
@@ -104,8 +137,13 @@ Cell EvaluateBinary(const ast::BinaryExpr& e, const Frame& frame) {
     case ast::BinaryOp::kCoalesce:
       // Only undefined is replaced; null stays (unlike C# and JavaScript).
       return l.is_undefined() ? Evaluate(*e.right, frame) : std::move(left);
-    default:
-      return Cell::Own(ApplyBinary(e.op, l, Evaluate(*e.right, frame).get()));
+    default: {
+      Value result = ApplyBinary(e.op, l, Evaluate(*e.right, frame).get());
+      if (result.is_string() && Oversized(result.as_string().size(), frame)) {
+        return Cell();  // || of long strings
+      }
+      return Cell::Own(std::move(result));
+    }
   }
 }
 
@@ -151,11 +189,18 @@ Cell EvaluateLike(const ast::LikeExpr& e, const Frame& frame) {
 Cell EvaluateArray(const ast::ArrayExpr& e, const Frame& frame) {
   json::Array elements;
   elements.reserve(e.elements.size());
+  size_t bytes = 0;
   for (const ast::ExprPtr& element : e.elements) {
     Cell cell = Evaluate(*element, frame);
-    if (!cell.get().is_undefined()) {
-      elements.push_back(std::move(cell).Take());
+    if (cell.get().is_undefined()) {
+      continue;
     }
+    // Counted before the copy: a referenced value is copied into the array.
+    bytes += json::ApproximateBytes(cell.get());
+    if (Oversized(bytes, frame)) {
+      return Cell();
+    }
+    elements.push_back(std::move(cell).Take());
   }
   return Cell::Own(Value::MakeArray(std::move(elements)));
 }
@@ -163,11 +208,17 @@ Cell EvaluateArray(const ast::ArrayExpr& e, const Frame& frame) {
 Cell EvaluateObject(const ast::ObjectExpr& e, const Frame& frame) {
   json::Object members;
   members.reserve(e.members.size());
+  size_t bytes = 0;
   for (const auto& [name, expr] : e.members) {
     Cell cell = Evaluate(*expr, frame);
-    if (!cell.get().is_undefined()) {
-      members.emplace_back(name, std::move(cell).Take());
+    if (cell.get().is_undefined()) {
+      continue;
     }
+    bytes += name.size() + json::ApproximateBytes(cell.get());
+    if (Oversized(bytes, frame)) {
+      return Cell();
+    }
+    members.emplace_back(name, std::move(cell).Take());
   }
   return Cell::Own(Value::MakeObject(std::move(members)));
 }
@@ -175,6 +226,10 @@ Cell EvaluateObject(const ast::ObjectExpr& e, const Frame& frame) {
 }  // namespace
 
 Cell Evaluate(const ast::Expr& expr, const Frame& frame) {
+  // After a run-time error the item's result is that error: nothing more is computed.
+  if (frame.error != nullptr && !frame.error->ok()) {
+    return Cell();
+  }
   if (expr.group_key >= 0 && frame.group_keys != nullptr) {
     return Cell::Ref((*frame.group_keys)[static_cast<size_t>(expr.group_key)]);
   }

@@ -47,7 +47,8 @@ struct Frame {
   const std::vector<json::Value>* aggregates = nullptr;
   const std::vector<json::Value>* group_keys = nullptr;
   // Receives the first run-time error (BadRequest); the failing expression gives
-  // undefined and evaluation goes on. Null: such errors are dropped.
+  // undefined, and so does every expression evaluated after it (the item's result is
+  // the error). Null: such errors are dropped.
   Status* error = nullptr;
   // Charged by subqueries for the rows they hold and the bindings they enumerate
   // (query.h); when it runs out they stop and record its error. Null: unbudgeted.

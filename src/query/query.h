@@ -40,6 +40,11 @@ struct Row {
 inline constexpr size_t kMaxItemRowBytes = size_t{64} << 20;
 inline constexpr size_t kMaxPageRowBytes = size_t{1} << 30;
 inline constexpr size_t kMaxItemBindings = size_t{1} << 24;
+// One value an expression builds (an array or object literal, a concatenation, a
+// function's result) may take kMaxItemRowBytes too: `[c, c, c, ...]` copies the item
+// once per reference, and would otherwise multiply a 2 MB item by the length of the
+// query text.
+inline constexpr size_t kMaxBuiltValueBytes = kMaxItemRowBytes;
 
 class RowBudget {
  public:

@@ -106,5 +106,34 @@ TEST(RowBudgetTest, SubqueryRowsAreBounded) {
             "[10000]");
 }
 
+// A value built from many references to the item copies it once per reference: an
+// array literal, a || chain or a function's result is refused past 64 MB instead of
+// growing with the length of the query text.
+TEST(RowBudgetTest, ValuesBuiltFromTheItemAreBounded) {
+  const std::string item = R"([{"id":"x","pad":")" + std::string(100'000, 'p') + R"("}])";
+  std::string array = "[c.pad";
+  std::string concat = "c.pad";
+  std::string call = "CONCAT(c.pad";
+  for (int i = 1; i < 700; ++i) {  // 700 x 100 KB = 70 MB
+    array += ", c.pad";
+    concat += " || c.pad";
+    call += ", c.pad";
+  }
+  array += "]";
+  call += ")";
+  for (const std::string& value : {array, "{a: " + array + "}", concat, call}) {
+    const QueryRun run = RunQuery("SELECT VALUE " + value + " FROM c", item);
+    EXPECT_EQ(run.status.code(), StatusCode::kBadRequest) << value.substr(0, 20);
+    EXPECT_NE(run.status.message().find("builds a value of more than 64 MB"), std::string::npos)
+        << run.status.ToString();
+  }
+  // Ten copies (1 MB) are built, each whole.
+  const QueryRun ten = RunQuery(
+      "SELECT VALUE LENGTH(c.pad || c.pad || c.pad || c.pad || c.pad || c.pad || c.pad || "
+      "c.pad || c.pad || c.pad) FROM c",
+      item);
+  EXPECT_EQ(ten.text(), "[1000000]");
+}
+
 }  // namespace
 }  // namespace orrery::query
