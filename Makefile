@@ -142,6 +142,7 @@ bench-compare: deps bench-deps build
 # items of ~1 KB (ORRERY_BENCH_ITEMS=N for fewer); a few minutes each.
 bench-query: deps build
 	./$(BUILD_DIR)/bench/orrery_query_bench
+	./$(BUILD_DIR)/bench/orrery_query_stack_bench
 	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery node bench/query_http.mjs
 
 format:

@@ -32,6 +32,7 @@
 #include "common/status.h"
 #include "json/json.h"
 #include "query/ast.h"
+#include "query/deepest_queries.h"
 #include "query/errors.h"
 #include "query/limits.h"
 #include "query/parser.h"
@@ -50,14 +51,7 @@ namespace query = orrery::query;
 // result in thousands of levels of nesting by repetition (never by recursion).
 constexpr int kGrammarDepth = 6;
 
-std::string Repeat(std::string_view piece, size_t times) {
-  std::string out;
-  out.reserve(piece.size() * times);
-  for (size_t i = 0; i < times; ++i) {
-    out += piece;
-  }
-  return out;
-}
+std::string Repeat(std::string_view piece, size_t times) { return query::RepeatText(piece, times); }
 
 class QueryGenerator {
  public:

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/stack.h"
+#include "query/deepest_queries.h"
 #include "query/errors.h"
 #include "query/parser.h"
 #include "query/query_test_util.h"
@@ -23,18 +24,9 @@ using testing::Execute;
 using testing::QueryRun;
 using testing::RunQuery;
 
-std::string Repeat(std::string_view piece, size_t times) {
-  std::string out;
-  out.reserve(piece.size() * times);
-  for (size_t i = 0; i < times; ++i) {
-    out += piece;
-  }
-  return out;
-}
-
-// `open` n times, then `core`, then `close` n times.
+std::string Repeat(std::string_view piece, size_t times) { return RepeatText(piece, times); }
 std::string Nest(std::string_view open, std::string_view core, std::string_view close, size_t n) {
-  return Repeat(open, n) + std::string(core) + Repeat(close, n);
+  return NestText(open, core, close, n);
 }
 
 // Runs `body` on a stack like a request thread's.
@@ -230,33 +222,10 @@ TEST(QueryLimitsTest, TenJoinsWorkAndMoreAreRefused) {
 // within a quarter of a request thread's stack (in sanitizer builds too), so on the
 // server the limits decide, never the stack guard.
 TEST(QueryLimitsTest, TheDeepestQueriesFitInAQuarterOfARequestThreadsStack) {
-  struct Deepest {
-    const char* name;
-    std::string query;
-    std::string expected;
-  };
-  const std::vector<Deepest> queries = {
-      {"parentheses", "SELECT VALUE c.id FROM c WHERE " + Nest("(", "c.n = 7", ")", 2000),
-       R"(["a"])"},
-      {"calls", "SELECT VALUE " + Nest("ABS(", "-1", ")", 999), "[1]"},
-      {"scalar subqueries", "SELECT VALUE " + Nest("(SELECT VALUE ", "1", ")", 999), "[1]"},
-      {"EXISTS", "SELECT VALUE " + Nest("EXISTS(SELECT VALUE ", "1", ")", 999), "[true]"},
-      {"ARRAY", "SELECT VALUE " + Nest("ARRAY(SELECT VALUE ", "1", ")", 999),
-       "[" + Nest("[", "1", "]", 999) + "]"},
-      {"FROM subqueries", Nest("SELECT VALUE x FROM (", "SELECT VALUE 1", ") x", 999), "[1]"},
-      {"arrays", "SELECT VALUE " + Nest("[", "1", "]", 1000),
-       "[" + Nest("[", "1", "]", 1000) + "]"},
-      {"objects", "SELECT VALUE " + Nest("{a:", "1", "}", 1000),
-       "[" + Nest("{\"a\":", "1", "}", 1000) + "]"},
-      {"additions", "SELECT VALUE 0" + Repeat("+1", 1000), "[1000]"},
-      {"negations", "SELECT VALUE " + Repeat("- ", 999) + "1", "[-1]"},
-      {"ternaries", "SELECT VALUE " + Repeat("false ? 1 : ", 999) + "2", "[2]"},
-      {"IN lists", "SELECT VALUE " + Nest("true IN (", "true", ")", 999), "[true]"},
-  };
-  for (const Deepest& deepest : queries) {
+  for (const DeepestQuery& deepest : DeepestQueries()) {
     QueryRun run;
     RunWithStack(kRequestThreadStackBytes / 4,
-                 [&] { run = RunQuery(deepest.query, R"([{"id":"a","n":7}])"); });
+                 [&] { run = RunQuery(deepest.text, kDeepestQueryItems); });
     EXPECT_TRUE(run.status.ok()) << deepest.name << ": " << run.status.ToString();
     EXPECT_EQ(run.text(), deepest.expected) << deepest.name;
   }
