@@ -63,7 +63,17 @@ e2e-test: build npm-deps
 	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=memory sh tests/e2e/run.sh
 	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=disk sh tests/e2e/run.sh
 
-test: deps build unit-test e2e-test test-load fuzz test-asan e2e-asan-smoke
+# Each official SDK other than @azure/cosmos 4 has a suite in tests/sdk/<name>/, whose
+# sdk.mk adds its target (test-sdk-<name>) to SDK_TESTS; every suite starts its own
+# servers (in memory and on disk) from $(BUILD_DIR)/orrery and reads the shared
+# scenarios in tests/sdk/scenarios/.
+SDK_TESTS :=
+include $(sort $(wildcard tests/sdk/*/sdk.mk))
+
+.PHONY: test-sdk
+test-sdk: $(SDK_TESTS)
+
+test: deps build unit-test e2e-test test-sdk test-load fuzz test-asan e2e-asan-smoke
 
 # Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-asan: apt-deps
