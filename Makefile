@@ -67,7 +67,10 @@ e2e-test: build npm-deps
 # sdk.mk adds its target (test-sdk-<name>) to SDK_TESTS; every suite starts its own
 # servers (in memory and on disk) from $(BUILD_DIR)/orrery and reads the shared
 # scenarios in tests/sdk/scenarios/.
+# SDK_BUILD_DEP: what a suite's target depends on to have the server built; while
+# developing a suite against another binary, `make test-sdk-x SDK_BUILD_DEP= BUILD_DIR=dir`.
 SDK_TESTS :=
+SDK_BUILD_DEP ?= build
 include $(sort $(wildcard tests/sdk/*/sdk.mk))
 
 .PHONY: test-sdk
