@@ -4,26 +4,35 @@
 #include "api/response.h"
 #include "engine/throughput/cost_model.h"
 #include "json/json.h"
+#include "query/limits.h"
 
 namespace orrery::api {
 namespace {
 
 // The query limits the service advertises; the JS SDK ignores them, .NET/Java/Python
-// parse this JSON-in-a-string (wire-protocol.md §2).
-constexpr const char* kQueryEngineConfiguration =
-    R"({"maxSqlQueryInputLength":262144,"maxJoinsPerSqlQuery":5,"maxLogicalAndPerSqlQuery":2000,)"
-    R"("maxLogicalOrPerSqlQuery":2000,"maxUdfRefPerSqlQuery":10,"maxInExpressionItemsCount":16000,)"
-    R"("queryMaxInMemorySortDocumentCount":500,"maxQueryRequestTimeoutFraction":0.9,)"
+// parse this JSON-in-a-string (wire-protocol.md §2). Each limit here is the one the
+// parser enforces (query/limits.h); Orrery sets none on the number of ANDs and ORs (long
+// runs evaluate as balanced trees), so it advertises none, as some real accounts do.
+// UDFs are not supported at all, so "at most 10 per query" holds.
+constexpr std::string_view kQueryEngineConfigurationTail =
+    R"("maxUdfRefPerSqlQuery":10,"queryMaxInMemorySortDocumentCount":500,"maxQueryRequestTimeoutFraction":0.9,)"
     R"("sqlAllowNonFiniteNumbers":false,"sqlAllowAggregateFunctions":true,"sqlAllowSubQuery":true,)"
     R"("sqlAllowScalarSubQuery":true,"allowNewKeywords":true,"sqlAllowLike":true,)"
     R"("sqlAllowGroupByClause":true,"maxSpatialQueryCells":12,"spatialMaxGeometryPointCount":256,)"
-    R"("sqlDisableOptimizationFlags":0,"sqlAllowTop":true,"enableSpatialIndexing":true})";
+    R"("sqlDisableOptimizationFlags":0,"sqlAllowTop":true,"enableSpatialIndexing":false})";
 
 json::Value Location(const std::string& url) {
   return json::Value::MakeObject({
       {"name", json::Value::String("South Central US")},
       {"databaseAccountEndpoint", json::Value::String(url)},
   });
+}
+
+std::string QueryEngineConfiguration() {
+  return R"({"maxSqlQueryInputLength":)" + std::to_string(query::kMaxQueryCharacters) +
+         R"(,"maxJoinsPerSqlQuery":)" + std::to_string(query::kMaxJoins) +
+         R"(,"maxInExpressionItemsCount":)" + std::to_string(query::kMaxInListItems) + "," +
+         std::string(kQueryEngineConfigurationTail);
 }
 
 }  // namespace
@@ -51,7 +60,7 @@ HandlerResult HandleAccountRead(const RequestContext& ctx) {
                                                      {"maxReplicasetSize", Value::Int(4)}})},
       {"readPolicy", Value::MakeObject({{"primaryReadCoefficient", Value::Int(1)},
                                         {"secondaryReadCoefficient", Value::Int(1)}})},
-      {"queryEngineConfiguration", Value::String(kQueryEngineConfiguration)},
+      {"queryEngineConfiguration", Value::String(QueryEngineConfiguration())},
   });
   ResponseBuilder builder(200, ctx.activity_id);
   builder.Charge(0)

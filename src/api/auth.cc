@@ -198,6 +198,13 @@ std::string MasterKeyAuthorization(std::string_view key_base64, std::string_view
   return PercentEncode("type=master&ver=1.0&sig=" + signature);
 }
 
+Status ReadOnlyKeyCannotWrite(const http::Request& request, const ResourcePath& path) {
+  const std::string* date = request.FindHeader(headers::kMsDate);
+  if (date == nullptr) date = request.FindHeader(headers::kDate);
+  return Status::Unauthorized(UnauthorizedMessage(SignaturePayload(
+      request.method, path.resource_type, path.resource_link, date ? *date : std::string())));
+}
+
 Result<Access> Authenticator::Authenticate(const http::Request& request,
                                            const ResourcePath& path) const {
   const std::string* header = request.FindHeader(headers::kAuthorization);

@@ -63,6 +63,11 @@ std::string SignaturePayload(std::string_view verb, std::string_view resource_ty
                              std::string_view resource_link, std::string_view date);
 std::string MasterKeyAuthorization(std::string_view key_base64, std::string_view payload);
 
+// The answer to a write signed with the read-only key: the service checks a write's
+// signature against the read-write keys only, so it refuses it as a wrong signature
+// (401, "The input authorization token can't serve the request..."), not as a 403.
+Status ReadOnlyKeyCannotWrite(const http::Request& request, const ResourcePath& path);
+
 // Parses an RFC 1123 date ("Wed, 02 Dec 2026 16:30:47 GMT").
 // The current time as an RFC 1123 date, as clients put it in x-ms-date.
 std::string Rfc1123Now();

@@ -1,5 +1,7 @@
 #include "api/data_plane.h"
 
+#include <algorithm>
+
 #include "api/headers.h"
 #include "common/encoding.h"
 
@@ -30,26 +32,99 @@ const char* ConsistencyName(throughput::Consistency level) {
   return "Session";
 }
 
-Result<double> ReadCharge(const RequestContext& ctx, double relaxed_charge) {
-  throughput::Consistency level = ctx.account_consistency;
-  if (const std::string* asked = ctx.Header(headers::kConsistencyLevel)) {
-    std::optional<throughput::Consistency> parsed = ParseConsistency(*asked);
-    if (!parsed) {
-      return Status::BadRequest("Invalid value '" + *asked + "' for header " +
-                                headers::kConsistencyLevel +
-                                ": use Strong, BoundedStaleness, Session, ConsistentPrefix or "
-                                "Eventual.");
-    }
-    // The enum runs from strongest to weakest.
-    if (*parsed < ctx.account_consistency) {
-      return Status::BadRequest(std::string("The consistency level '") + ConsistencyName(*parsed) +
-                                "' is stronger than the account's default '" +
-                                ConsistencyName(ctx.account_consistency) +
-                                "'; a request can only relax it.");
-    }
-    level = *parsed;
+Result<throughput::Consistency> RequestConsistency(const RequestContext& ctx) {
+  const std::string* asked = ctx.Header(headers::kConsistencyLevel);
+  if (asked == nullptr) return ctx.account_consistency;
+  std::optional<throughput::Consistency> parsed = ParseConsistency(*asked);
+  if (!parsed) {
+    return Status::BadRequest("Invalid value '" + *asked + "' for header " +
+                              headers::kConsistencyLevel +
+                              ": use Strong, BoundedStaleness, Session, ConsistentPrefix or "
+                              "Eventual.");
   }
+  // The enum runs from strongest to weakest.
+  if (*parsed < ctx.account_consistency) {
+    return Status::BadRequest(std::string("ConsistencyLevel ") + ConsistencyName(*parsed) +
+                              " specified in the request is invalid when service is configured "
+                              "with consistency level " +
+                              ConsistencyName(ctx.account_consistency) +
+                              ". Ensure the request consistency level is not stronger than the "
+                              "service consistency level.");
+  }
+  return *parsed;
+}
+
+Status CheckConsistencyLevel(const RequestContext& ctx) { return RequestConsistency(ctx).status(); }
+
+Result<double> ReadCharge(const RequestContext& ctx, double relaxed_charge) {
+  ORRERY_ASSIGN_OR_RETURN(throughput::Consistency level, RequestConsistency(ctx));
   return throughput::ReadChargeAt(relaxed_charge, level);
+}
+
+namespace {
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() && s.size() <= 19 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The global LSN of one range's token: "<lsn>" (the first format) or
+// "<version>#<global lsn>[#<region>=<lsn>...]" (the SDKs' vector tokens).
+std::optional<uint64_t> GlobalLsn(std::string_view token) {
+  size_t hash = token.find('#');
+  if (hash == std::string_view::npos) {
+    return AllDigits(token) ? std::optional<uint64_t>(std::stoull(std::string(token)))
+                            : std::nullopt;
+  }
+  std::string_view version = token.substr(0, hash);
+  if (version.starts_with('-')) version.remove_prefix(1);
+  if (!AllDigits(version)) return std::nullopt;
+  std::string_view rest = token.substr(hash + 1);
+  size_t next = rest.find('#');
+  std::string_view global = rest.substr(0, next);
+  if (!AllDigits(global)) return std::nullopt;
+  while (next != std::string_view::npos) {
+    rest = rest.substr(next + 1);
+    next = rest.find('#');
+    std::string_view region = rest.substr(0, next);
+    size_t eq = region.find('=');
+    if (eq == std::string_view::npos || !AllDigits(region.substr(0, eq)) ||
+        !AllDigits(region.substr(eq + 1))) {
+      return std::nullopt;
+    }
+  }
+  return std::stoull(std::string(global));
+}
+
+}  // namespace
+
+Status CheckSessionToken(const RequestContext& ctx, const engine::Container& container) {
+  const std::string* header = ctx.Header(headers::kSessionToken);
+  if (header == nullptr || header->empty()) return Status::Ok();
+  // Every range's token is checked for form before any is compared.
+  uint64_t highest = 0;
+  std::string_view rest = *header;
+  while (true) {
+    size_t comma = rest.find(',');
+    std::string_view entry = rest.substr(0, comma);
+    size_t colon = entry.find(':');
+    std::optional<uint64_t> lsn = colon == std::string_view::npos || colon == 0
+                                      ? std::nullopt
+                                      : GlobalLsn(entry.substr(colon + 1));
+    if (!lsn) {
+      return Status::BadRequest("The session token provided '" + *header + "' is invalid.");
+    }
+    highest = std::max(highest, *lsn);
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  // One server holds every replica, so a token ahead of the container's LSN names writes
+  // this server never made (a client of an earlier in-memory server, say).
+  if (highest > container.current_lsn()) {
+    return Status::NotFound("The read session is not available for the input session token.",
+                            kReadSessionNotAvailable);
+  }
+  return Status::Ok();
 }
 
 std::string AltContentPath(const engine::ContainerSettings& s) {

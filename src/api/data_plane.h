@@ -22,6 +22,16 @@ std::string SessionToken(const std::string& pkrange_id, uint64_t lsn);
 // The session tokens of every range, at the container's current LSN.
 std::string AllRangesSessionToken(const engine::Container& container);
 
+// The x-ms-consistency-level of a request, which may relax the account's level but not
+// strengthen it; checked before any work is done. Errors: BadRequest.
+Status CheckConsistencyLevel(const RequestContext& ctx);
+
+// The x-ms-session-token a read carries: every range's token must be well formed
+// (BadRequest) and not ahead of what the container has written (NotFound with
+// substatus 1002, ReadSessionNotAvailable, which the SDKs retry and then surface).
+inline constexpr int kReadSessionNotAvailable = 1002;
+Status CheckSessionToken(const RequestContext& ctx, const engine::Container& container);
+
 // The relaxed charge of a read at the consistency it asks for (x-ms-consistency-level,
 // else the account's): twice at Strong and Bounded staleness. A request may relax the
 // account's level but not strengthen it. Errors: BadRequest.

@@ -3,9 +3,36 @@
 #include "common/encoding.h"
 
 namespace orrery::api {
+namespace {
+
+// The JavaScript SDK builds item URLs with encodeURI, which leaves '?' as it is, and
+// signs the id unencoded: "/dbs/d/colls/c/docs/a?b" is the item "a?b", not the item
+// "a" with a query string. The service's REST API puts no query string on an item, and
+// only an item id may contain '?' (the SDKs refuse it in other ids), so a '?' that
+// falls in the item id segment of a docs path belongs to the id.
+bool QuestionMarkIsInItemId(std::string_view target, size_t question) {
+  if (target.find('/', question) != std::string_view::npos) return false;
+  std::string_view before = target.substr(0, question);
+  while (!before.empty() && before.front() == '/') before.remove_prefix(1);
+  // The '?' is in the sixth segment: dbs/{db}/colls/{coll}/docs/{id}.
+  size_t slashes = 0;
+  size_t docs_start = 0;
+  for (size_t i = 0; i < before.size(); ++i) {
+    if (before[i] != '/') continue;
+    if (++slashes == 4) docs_start = i + 1;
+  }
+  if (slashes != 5) return false;
+  return before.substr(docs_start).starts_with("docs/");
+}
+
+}  // namespace
 
 Result<ResourcePath> ParseResourcePath(std::string_view target) {
-  std::string_view path = target.substr(0, target.find('?'));
+  size_t question = target.find('?');
+  std::string_view path =
+      question != std::string_view::npos && !QuestionMarkIsInItemId(target, question)
+          ? target.substr(0, question)
+          : target;
   while (!path.empty() && path.front() == '/') path.remove_prefix(1);
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
 

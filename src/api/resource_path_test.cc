@@ -32,6 +32,19 @@ TEST(ResourcePathTest, DerivesTypeAndLinkLikeTheService) {
   ExpectPath("/dbs/db1?x=1", "dbs", "dbs/db1", false);
 }
 
+// The JS SDK leaves '?' unencoded in item URLs (encodeURI) and signs the id as is.
+TEST(ResourcePathTest, AQuestionMarkInAnItemIdBelongsToTheId) {
+  ExpectPath("/dbs/db1/colls/c/docs/a?b", "docs", "dbs/db1/colls/c/docs/a?b", false);
+  ExpectPath("/dbs/db1/colls/c/docs/?", "docs", "dbs/db1/colls/c/docs/?", false);
+  ExpectPath("/dbs/db1/colls/c/docs/a?b=c&d", "docs", "dbs/db1/colls/c/docs/a?b=c&d", false);
+  ExpectPath("/dbs/db1/colls/c/docs/a%3Fb", "docs", "dbs/db1/colls/c/docs/a?b", false);
+  ExpectPath("/dbs/db1/colls/c/docs/a%20b?c%20d", "docs", "dbs/db1/colls/c/docs/a b?c d", false);
+  // Elsewhere a query string is not part of the resource.
+  ExpectPath("/dbs/db1/colls/c/docs?x=1", "docs", "dbs/db1/colls/c", true);
+  ExpectPath("/dbs/db1/colls/c?x=1", "colls", "dbs/db1/colls/c", false);
+  ExpectPath("/dbs/db1/colls/c/pkranges/0?x=1", "pkranges", "dbs/db1/colls/c/pkranges/0", false);
+}
+
 TEST(ResourcePathTest, RejectsMalformedEscapesAndEmptySegments) {
   EXPECT_FALSE(ParseResourcePath("/dbs/%zz").ok());
   EXPECT_FALSE(ParseResourcePath("/dbs//colls").ok());

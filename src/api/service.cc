@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "api/data_plane.h"
 #include "api/error_mapping.h"
 #include "api/handlers.h"
 #include "api/headers.h"
@@ -25,6 +26,51 @@ bool IsWrite(const http::Request& request, const RequestContext& ctx) {
               ctx.Header(headers::kContentType)->starts_with("application/query+json")));
   }
   return true;
+}
+
+// The service's resources Orrery does not serve yet, by the path segment naming them.
+const char* UnsupportedFeature(std::string_view segment) {
+  static constexpr std::pair<std::string_view, const char*> kFeatures[] = {
+      {"sprocs", "Stored procedures"},    {"triggers", "Triggers"},
+      {"udfs", "User-defined functions"}, {"users", "Users"},
+      {"permissions", "Permissions"},     {"conflicts", "Conflicts"},
+      {"attachments", "Attachments"},     {"clientencryptionkeys", "Client encryption keys"},
+  };
+  for (const auto& [name, feature] : kFeatures) {
+    if (segment == name) return feature;
+  }
+  return nullptr;
+}
+
+// A path under an existing kind of parent whose resource type Orrery lacks: say so, rather
+// than that the resource does not exist (which would send a user looking for it).
+std::optional<Status> NotSupportedYet(const ResourcePath& path) {
+  const auto& s = path.segments;
+  // dbs/{db}/users[/{user}[/permissions[/{p}]]], dbs/{db}/colls/{c}/sprocs|triggers|udfs|
+  // conflicts[/{id}], dbs/{db}/colls/{c}/docs/{id}/attachments[/{id}]
+  const bool under_database = s.size() >= 3 && s.size() <= 6 && s[2] != "colls";
+  const bool under_container = s.size() >= 5 && s.size() <= 6 && s[2] == "colls" && s[4] != "docs";
+  const bool under_item = s.size() >= 7 && s.size() <= 8 && s[2] == "colls" && s[4] == "docs";
+  const std::string* segment = under_database    ? &s[2]
+                               : under_container ? &s[4]
+                               : under_item      ? &s[6]
+                                                 : nullptr;
+  if (segment == nullptr) return std::nullopt;
+  const char* feature = UnsupportedFeature(*segment);
+  if (feature == nullptr) return std::nullopt;
+  return Status::BadRequest(std::string(feature) +
+                            " are not supported by Orrery yet: the request to '" + *segment +
+                            "' was not carried out.");
+}
+
+// Reads of items, queries and feeds honour the client's session token.
+Status CheckReadSession(const RequestContext& ctx) {
+  if (IsWrite(ctx.request, ctx)) return Status::Ok();
+  const auto& s = ctx.path.segments;
+  Result<std::shared_ptr<engine::Container>> container = ctx.account.GetContainer(s[1], s[3]);
+  // A missing container is the handler's 404 to give.
+  if (!container.ok()) return Status::Ok();
+  return CheckSessionToken(ctx, **container);
 }
 
 Status UnknownPath(const ResourcePath& path, const http::Request& request) {
@@ -102,8 +148,7 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
                      path.segments.empty() ? AdvertisedUrl(request) : std::string(),
                      options_.default_consistency};
   if (access == Access::kReadOnly && IsWrite(request, ctx)) {
-    return Status::Forbidden(
-        "The request was signed with the read-only key, which cannot perform writes.");
+    return ReadOnlyKeyCannotWrite(request, path);
   }
   const auto& s = path.segments;
   if (s.empty()) {
@@ -119,6 +164,10 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
   if (s[0] != "dbs") {
     return UnknownPath(path, request);
   }
+  if (std::optional<Status> unsupported = NotSupportedYet(path)) {
+    return *unsupported;
+  }
+  ORRERY_RETURN_IF_ERROR(CheckConsistencyLevel(ctx));
   switch (s.size()) {
     case 1:
       return HandleDatabaseFeed(ctx);
@@ -130,11 +179,17 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
       return s[2] == "colls" ? HandleContainer(ctx) : UnknownPath(path, request);
     case 5:
       if (s[2] != "colls") return UnknownPath(path, request);
-      if (s[4] == "docs") return HandleItemFeed(ctx);
+      if (s[4] == "docs") {
+        ORRERY_RETURN_IF_ERROR(CheckReadSession(ctx));
+        return HandleItemFeed(ctx);
+      }
       if (s[4] == "pkranges") return HandlePartitionKeyRanges(ctx);
       return UnknownPath(path, request);
     case 6:
-      if (s[2] == "colls" && s[4] == "docs") return HandleItem(ctx);
+      if (s[2] == "colls" && s[4] == "docs") {
+        ORRERY_RETURN_IF_ERROR(CheckReadSession(ctx));
+        return HandleItem(ctx);
+      }
       return UnknownPath(path, request);
     default:
       return UnknownPath(path, request);

@@ -75,10 +75,52 @@ Status ValidateDefaultTtl(const json::Value* ttl) {
   return Status::Ok();
 }
 
+bool IsNonEmptyArray(const json::Value* v) {
+  return v != nullptr && !v->is_null() && (!v->is_array() || !v->as_array().empty());
+}
+
+bool IsGiven(const json::Value* v) { return v != nullptr && !v->is_null(); }
+
+// Container features of the service that Orrery does not implement yet. Accepting them
+// and ignoring them would let an application believe its vectors are indexed or its
+// computed properties computed; until they are implemented they are refused, by name.
+Status RefuseUnsupportedFeatures(const json::Value& body) {
+  auto refuse = [](const std::string& feature) {
+    return Status::BadRequest(feature +
+                              " is not supported by Orrery yet; remove it from the "
+                              "container definition.");
+  };
+  if (IsNonEmptyArray(body.Find("computedProperties"))) {
+    return refuse("computedProperties (computed properties)");
+  }
+  if (IsGiven(body.Find("vectorEmbeddingPolicy"))) {
+    return refuse("vectorEmbeddingPolicy (vector search)");
+  }
+  if (IsGiven(body.Find("fullTextPolicy"))) return refuse("fullTextPolicy (full-text search)");
+  const json::Value* policy = body.Find("indexingPolicy");
+  if (policy == nullptr || !policy->is_object()) return Status::Ok();
+  if (IsNonEmptyArray(policy->Find("spatialIndexes"))) {
+    return refuse("indexingPolicy.spatialIndexes (spatial indexing)");
+  }
+  if (IsNonEmptyArray(policy->Find("vectorIndexes"))) {
+    return refuse("indexingPolicy.vectorIndexes (vector indexes)");
+  }
+  if (IsNonEmptyArray(policy->Find("fullTextIndexes"))) {
+    return refuse("indexingPolicy.fullTextIndexes (full-text indexes)");
+  }
+  const json::Value* mode = policy->Find("indexingMode");
+  if (mode != nullptr && mode->is_string() && LowerAscii(mode->as_string()) == "lazy") {
+    return Status::BadRequest(
+        "indexingMode 'lazy' is not supported by Orrery yet; use 'consistent' or 'none'.");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
   ORRERY_RETURN_IF_ERROR(ValidateResourceId(body));
+  ORRERY_RETURN_IF_ERROR(RefuseUnsupportedFeatures(body));
   const json::Value* pk = body.Find("partitionKey");
   if (pk == nullptr || pk->is_null()) {
     // The SDKs always send a partition key; the service refuses new containers without.

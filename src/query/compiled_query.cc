@@ -332,6 +332,13 @@ class CompiledQueryImpl final : public CompiledQuery {
         groups[g].aggregators[a].Add(inputs[key_count + a]);
       }
     }
+    // The service returns groups in ascending order of their keys (undefined first).
+    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+      for (size_t k = 0; k < a.keys.size(); ++k) {
+        if (int c = CompareValues(a.keys[k], b.keys[k]); c != 0) return c < 0;
+      }
+      return false;
+    });
     std::vector<json::Value> values;
     values.reserve(groups.size());
     for (const Group& group : groups) {

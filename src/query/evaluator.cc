@@ -157,12 +157,13 @@ Cell EvaluateBetween(const ast::BetweenExpr& e, const Frame& frame) {
   return Cell::Own(e.negated ? LogicalNot(result) : std::move(result));
 }
 
-// x IN (v1, ..., vn) is x = v1 OR ... OR x = vn.
+// x IN (v1, ..., vn) is a membership test: true when x equals one of them, false when it
+// equals none, whatever their types (unlike =, which is undefined across types).
 Cell EvaluateIn(const ast::InExpr& e, const Frame& frame) {
   const Cell value = Evaluate(*e.value, frame);
   Value result = Value::Bool(false);
   for (const ast::ExprPtr& item : e.list) {
-    result = LogicalOr(result, Equal(value.get(), Evaluate(*item, frame).get()));
+    result = LogicalOr(result, InListEqual(value.get(), Evaluate(*item, frame).get()));
     if (IsTrue(result)) {
       break;
     }

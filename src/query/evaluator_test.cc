@@ -77,10 +77,11 @@ TEST(EvaluatorTest, EqualityIsDeepAndNumericByValue) {
   EXPECT_EQ(Eval("[1, 2] = [2, 1]"), "[false]");
 }
 
-TEST(EvaluatorTest, CrossTypeEqualityIsFalseAndUndefinedPropagates) {
-  EXPECT_EQ(Eval("1 = '1'"), "[false]");
-  EXPECT_EQ(Eval("1 != '1'"), "[true]");
-  EXPECT_EQ(Eval("null = 0"), "[false]");
+TEST(EvaluatorTest, CrossTypeEqualityIsUndefinedAndUndefinedPropagates) {
+  EXPECT_EQ(Eval("1 = '1'"), "[]");
+  EXPECT_EQ(Eval("1 != '1'"), "[]");
+  EXPECT_EQ(Eval("null = 0"), "[]");
+  EXPECT_EQ(Eval("'1' IN (1, 2)"), "[false]");
   EXPECT_EQ(Eval("undefined = undefined"), "[]");
   EXPECT_EQ(Eval("1 != undefined"), "[]");
   EXPECT_EQ(Eval("1 <> 2"), "[true]");

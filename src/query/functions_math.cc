@@ -49,16 +49,19 @@ Value Atn2(Args a) {
   return Value::Double(std::atan2(a[0]->as_double(), a[1]->as_double()));
 }
 
-// LOG(n) is the natural log; LOG(n, base) = ln n / ln base: LOG(2, 10) = 0.30103.
+// LOG(n) is the natural log; LOG(n, base) = ln n / ln base, computed in extended
+// precision and rounded once, which gives the service's last digit: LOG(2, 10) is
+// 0.3010299956639812 (its docs), where the quotient of two doubles is ...8114.
 Value Log(Args a) {
   if (!a[0]->is_number() || (a.size() > 1 && !a[1]->is_number())) {
     return Value();
   }
-  const double n = std::log(a[0]->as_double());
   if (a.size() == 1) {
-    return Value::Double(n);
+    return Value::Double(std::log(a[0]->as_double()));
   }
-  return Value::Double(n / std::log(a[1]->as_double()));
+  const long double n = std::log(static_cast<long double>(a[0]->as_double()));
+  return Value::Double(
+      static_cast<double>(n / std::log(static_cast<long double>(a[1]->as_double()))));
 }
 
 Value Pi(Args) { return Value::Double(std::numbers::pi); }

@@ -15,6 +15,10 @@ inline constexpr size_t kMaxQueryCharacters = 524288;
 // The service allows at most 10 JOINs per query (query-language.md §4.12, §6).
 inline constexpr size_t kMaxJoins = 10;
 
+// The service's maxInExpressionItemsCount, which Orrery advertises in the account's
+// queryEngineConfiguration as it does each limit it enforces.
+inline constexpr size_t kMaxInListItems = 16000;
+
 // How tall an expression tree may be: each operator, property or index step, function
 // call, array or object literal and subquery stands one level above its operands
 // (`1 + 1 + 1` is two levels deep, `ABS(ABS(x))` two). Runs of AND, OR, ?? and || are

@@ -123,6 +123,13 @@ std::optional<int> CompareScalars(const json::Value& a, const json::Value& b) {
 }
 
 json::Value Equal(const json::Value& a, const json::Value& b) {
+  if (a.is_undefined() || b.is_undefined() || a.type() != b.type()) {
+    return json::Value();
+  }
+  return json::Value::Bool(ValuesEqual(a, b));
+}
+
+json::Value InListEqual(const json::Value& a, const json::Value& b) {
   if (a.is_undefined() || b.is_undefined()) {
     return json::Value();
   }

@@ -26,10 +26,14 @@ json::Value LogicalAnd(const json::Value& a, const json::Value& b);
 json::Value LogicalOr(const json::Value& a, const json::Value& b);
 json::Value LogicalNot(const json::Value& a);
 
-// `=`: undefined if either side is undefined, false for two defined values of different
-// types (the SDK's and the observed service's answer; the docs say undefined, [!] in
-// query-language.md §4.2), deep equality otherwise.
+// `=` (and, negated, `!=`): undefined if either side is undefined or the two are of
+// different JSON types, as the service answers (`c.v != 1` matches no string, null or
+// missing v) and the docs' equality table says; deep equality otherwise.
 json::Value Equal(const json::Value& a, const json::Value& b);
+
+// The equality of `x IN (...)`: a membership test, false for values of different types,
+// undefined only when a side is undefined.
+json::Value InListEqual(const json::Value& a, const json::Value& b);
 
 // `<`-family comparison, defined only for two numbers, two strings or two booleans;
 // returns the sign of a - b, or nullopt (undefined result) for anything else,

@@ -507,6 +507,10 @@ class Parser {
       {
         const Nested nested(*this);
         do {
+          if (list.size() == kMaxInListItems) {
+            FailLimit(Peek().range, "The IN list exceeds the maximum of " +
+                                        std::to_string(kMaxInListItems) + " items.");
+          }
           list.push_back(ParseScalar());
         } while (Accept(TokenKind::kComma));
       }

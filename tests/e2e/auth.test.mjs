@@ -158,7 +158,7 @@ describe("authorization", { timeout: TIMEOUT }, () => {
     }
   });
 
-  test("read-only key (--readonly-key) can read and query, every write -> 403", async () => {
+  test("read-only key (--readonly-key) can read and query, every write -> 401 as the service answers it", async () => {
     const dbId = uniqueId("auth-ro");
     const { database } = await admin.databases.create({ id: dbId });
     const { container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } });
@@ -190,22 +190,26 @@ describe("authorization", { timeout: TIMEOUT }, () => {
       assert.ok(pkr.resources.length >= 1);
 
       // writes
-      await expectCosmosError(() => ro.databases.create({ id: uniqueId("auth-ro-new") }), { code: 403, what: "ro create db" });
-      await expectCosmosError(() => roDb.containers.create({ id: "c2", partitionKey: { paths: ["/pk"], version: 2 } }), { code: 403, what: "ro create container" });
-      await expectCosmosError(() => roC.items.create({ id: "b", pk: "p" }), { code: 403, what: "ro create item" });
-      await expectCosmosError(() => roC.items.upsert({ id: "a", pk: "p", v: 2 }), { code: 403, what: "ro upsert item" });
-      await expectCosmosError(() => roC.item("a", "p").replace({ id: "a", pk: "p", v: 3 }), { code: 403, what: "ro replace item" });
-      await expectCosmosError(() => roC.item("a", "p").delete(), { code: 403, what: "ro delete item" });
-      await expectCosmosError(() => roC.item("a", "p").patch([{ op: "set", path: "/v", value: 4 }]), { code: 403, what: "ro patch item" });
+      await expectCosmosError(() => ro.databases.create({ id: uniqueId("auth-ro-new") }), { code: 401, what: "ro create db" });
+      await expectCosmosError(() => roDb.containers.create({ id: "c2", partitionKey: { paths: ["/pk"], version: 2 } }), { code: 401, what: "ro create container" });
+      await expectCosmosError(() => roC.items.create({ id: "b", pk: "p" }), { code: 401, what: "ro create item" });
+      await expectCosmosError(() => roC.items.upsert({ id: "a", pk: "p", v: 2 }), { code: 401, what: "ro upsert item" });
+      await expectCosmosError(() => roC.item("a", "p").replace({ id: "a", pk: "p", v: 3 }), { code: 401, what: "ro replace item" });
+      await expectCosmosError(() => roC.item("a", "p").delete(), { code: 401, what: "ro delete item" });
+      await expectCosmosError(() => roC.item("a", "p").patch([{ op: "set", path: "/v", value: 4 }]), { code: 401, what: "ro patch item" });
       const def = (await roC.read()).resource;
-      await expectCosmosError(() => roC.replace({ ...def, defaultTtl: 100 }), { code: 403, what: "ro replace container" });
-      await expectCosmosError(() => roC.delete(), { code: 403, what: "ro delete container" });
-      await expectCosmosError(() => roDb.delete(), { code: 403, what: "ro delete db" });
+      await expectCosmosError(() => roC.replace({ ...def, defaultTtl: 100 }), { code: 401, what: "ro replace container" });
+      await expectCosmosError(() => roC.delete(), { code: 401, what: "ro delete container" });
+      await expectCosmosError(() => roDb.delete(), { code: 401, what: "ro delete db" });
 
       // REST: read-only key, plain GET works, POST create is forbidden
       const rest = new RestClient({ endpoint: server.endpoint, key: READONLY_KEY });
       assertStatus(await rest.get(["dbs", dbId, "colls", "c", "docs", "a"], { pk: ["p"] }), 200, "ro REST read item");
-      assertErrorResponse(await rest.post(["dbs", dbId, "colls", "c", "docs"], { pk: ["p"], body: { id: "z", pk: "p" } }), 403, { what: "ro REST create item" });
+      const roWrite = await rest.post(["dbs", dbId, "colls", "c", "docs"], { pk: ["p"], body: { id: "z", pk: "p" } });
+      assertErrorResponse(roWrite, 401, { code: "Unauthorized", what: "ro REST create item" });
+      // The service checks a write's signature against the read-write keys only.
+      assert.match(roWrite.body.message, /^The input authorization token can't serve the request\./);
+      
 
       // nothing changed
       const after = await container.item("a", "p").read();

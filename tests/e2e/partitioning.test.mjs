@@ -262,12 +262,48 @@ describe("partition key ranges", { timeout: TIMEOUT }, () => {
     });
   });
 
+  // README: ceil(RU/s / 6,000) ranges for manual throughput, ceil(max RU/s / 10,000) for
+  // autoscale and for a database's shared throughput, whatever the key's hash version.
+  for (const version of [undefined, 2]) {
+    test(`throughput sets the ranges of a ${version ? "V2" : "V1 (no version)"} container: manual, autoscale, shared`, async () => {
+      const db = await newDb(cp, "pk-tput-all");
+      const partitionKey = version ? { paths: ["/pk"], version } : { paths: ["/pk"] };
+      const cases = [
+        { id: "m10100", opts: { throughput: 10100 }, ranges: Math.ceil(10100 / 6000) },
+        { id: "m20000", opts: { throughput: 20000 }, ranges: Math.ceil(20000 / 6000) },
+        { id: "a40000", opts: { maxThroughput: 40000 }, ranges: Math.ceil(40000 / 10000) },
+      ];
+      const shared = await cp.databases.create({ id: uniqueId("pk-shared"), throughput: 30000 });
+      try {
+        for (const c of cases) {
+          const r = await db.containers.create({ id: c.id, partitionKey, ...c.opts });
+          c.container = r.container;
+          c.def = r.resource.partitionKey;
+        }
+        const s = await shared.database.containers.create({ id: "s", partitionKey });
+        cases.push({ id: "s", container: s.container, def: s.resource.partitionKey, ranges: Math.ceil(30000 / 10000), db: shared.database.id });
+        for (const c of cases) {
+          const { resources: ranges } = await c.container.readPartitionKeyRanges().fetchAll();
+          assertCover(ranges, c.ranges, `${c.id} (${JSON.stringify(c.def)})`);
+          const docs = [];
+          for (let i = 0; i < 40; i++) docs.push((await c.container.items.create({ id: `d${i}`, pk: `key-${i}` })).resource);
+          await assertRangeFeedsMatchEpk(restClient(plain), ["dbs", c.db ?? db.id, "colls", c.id, "docs"], ranges, c.def, docs, `${c.id} container`);
+          for (const d of docs) assert.equal((await c.container.item(d.id, d.pk).read()).statusCode, 200);
+          const q = await c.container.items.query("SELECT VALUE COUNT(1) FROM c").fetchAll();
+          assert.deepEqual(q.resources, [40], `${c.id}: cross-partition COUNT`);
+        }
+      } finally {
+        await dropDatabase(cp, shared.database.id);
+      }
+    });
+  }
+
   test("container created without a version: the server routes with the definition it returned", async () => {
     const db = await newDb(c4, "pk-v1");
     const r = await db.containers.create({ id: "c", partitionKey: { paths: ["/pk"] } });
     const def = r.resource.partitionKey;
     const { resources: ranges } = await r.container.readPartitionKeyRanges().fetchAll();
-    assertCover(ranges, undefined, "no-version container");
+    assertCover(ranges, 4, "no-version container");
     const docs = [];
     for (let i = 0; i < 60; i++) docs.push((await r.container.items.create({ id: `v${i}`, pk: `key-${i}` })).resource);
     await assertRangeFeedsMatchEpk(restClient(four), ["dbs", db.id, "colls", "c", "docs"], ranges, def, docs, `container with partitionKey ${JSON.stringify(def)}`);

@@ -267,7 +267,15 @@ describe("reads at the account's consistency level", { timeout: TIMEOUT }, () =>
       const { container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } });
       await container.items.create({ id: "a", pk: "p" });
       const e = await expectCosmosError(container.item("a", "p").read({ consistencyLevel: "Strong" }), { code: 400 });
-      assert.match(e.message, /stronger than the account's default 'Session'/);
+      assert.match(e.message, /ConsistencyLevel Strong specified in the request is invalid when service is configured with consistency level Session/);
+      // Checked before any work: a write asking for too much, or for no known level, is
+      // refused and changes nothing.
+      await expectCosmosError(container.items.create({ id: "b", pk: "p" }, { consistencyLevel: "Strong" }), { code: 400, what: "create at Strong" });
+      await expectCosmosError(container.items.create({ id: "c", pk: "p" }, { consistencyLevel: "Bogus" }), { code: 400, what: "create at Bogus" });
+      await expectCosmosError(container.item("a", "p").delete({ consistencyLevel: "Strong" }), { code: 400, what: "delete at Strong" });
+      const ids = (await container.items.readAll().fetchAll()).resources.map((d) => d.id);
+      assert.deepEqual(ids, ["a"]);
+      assert.equal((await container.item("a", "p").read({ consistencyLevel: "Eventual" })).statusCode, 200);
     } finally {
       c.dispose();
       await relaxed.stop();

@@ -235,6 +235,14 @@ void AppendHashV2(std::string& epk, const PartitionKeyComponent* begin,
 
 }  // namespace
 
+std::string V1HashPrefix(uint32_t hash) {
+  std::string bytes;
+  AppendNumberBinary(bytes, static_cast<double>(hash));
+  std::string epk;
+  AppendHex(epk, bytes);
+  return epk;
+}
+
 std::string EffectivePartitionKey(const PartitionKeyDefinition& definition,
                                   const PartitionKeyValue& value) {
   const PartitionKeyComponent* begin = value.data();

@@ -42,19 +42,16 @@ std::string V2Boundary(int64_t i, int64_t n) {
 
 }  // namespace
 
-// V1 containers get a single range whatever n is. V1 EPKs all start with "05" (the
-// number marker of the hash), so equal splits of the whole space would leave every
-// key in one range anyway, and wire-protocol.md §11.1 recommends one range because
-// the JS and .NET V1 encodings differ for some keys: with one range that difference
-// can never change where a key is routed.
 std::vector<std::string> InitialBoundaries(const PartitionKeyDefinition& definition, int n) {
   const bool v2_space = definition.is_hierarchical() || definition.version == 2;
-  const int64_t ranges = v2_space ? std::max(n, 1) : 1;
+  const int64_t ranges = std::max(n, 1);
   std::vector<std::string> boundaries;
   boundaries.reserve(static_cast<size_t>(ranges) + 1);
   boundaries.emplace_back();
   for (int64_t i = 1; i < ranges; ++i) {
-    boundaries.push_back(V2Boundary(i, ranges));
+    boundaries.push_back(
+        v2_space ? V2Boundary(i, ranges)
+                 : V1HashPrefix(static_cast<uint32_t>(i * int64_t{0xFFFFFFFF} / ranges)));
   }
   boundaries.emplace_back("FF");
   return boundaries;

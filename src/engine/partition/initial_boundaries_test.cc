@@ -84,9 +84,32 @@ TEST(InitialBoundariesTest, HierarchicalKeysSpreadByTheirFirstLevel) {
   }
 }
 
-TEST(InitialBoundariesTest, V1ContainersGetOneRange) {
+// The service's pkranges of a V1 container with two ranges (recorded responses quoted
+// in public SDK tests): the boundary is the hash 0x7FFFFFFF encoded as a number.
+TEST(InitialBoundariesTest, V1ContainersSplitTheHashSpaceAsTheServiceDoes) {
   const PartitionKeyDefinition v1{.paths = {"/pk"}};
-  EXPECT_EQ(InitialBoundaries(v1, 8), (std::vector<std::string>{"", "FF"}));
+  EXPECT_EQ(InitialBoundaries(v1, 1), (std::vector<std::string>{"", "FF"}));
+  EXPECT_EQ(InitialBoundaries(v1, 2), (std::vector<std::string>{"", "05C1DFFFFFFFFC", "FF"}));
+  for (const int n : {3, 4, 7, 34}) {
+    const std::vector<std::string> b = InitialBoundaries(v1, n);
+    ASSERT_EQ(b.size(), static_cast<size_t>(n) + 1);
+    for (size_t i = 1; i < b.size(); ++i) EXPECT_LT(b[i - 1], b[i]) << "n=" << n << " i=" << i;
+  }
+}
+
+// Keys land in every V1 range, in proportion.
+TEST(InitialBoundariesTest, V1KeysSpreadOverTheRanges) {
+  const PartitionKeyDefinition v1{.paths = {"/pk"}};
+  const std::vector<std::string> b = InitialBoundaries(v1, 4);
+  std::vector<int> counts(4, 0);
+  for (int i = 0; i < 4000; ++i) {
+    ++counts[RangeOf(
+        b, EffectivePartitionKey(v1, {PartitionKeyComponent::String("key-" + std::to_string(i))}))];
+  }
+  for (const int count : counts) {
+    EXPECT_GT(count, 800);
+    EXPECT_LT(count, 1200);
+  }
 }
 
 }  // namespace

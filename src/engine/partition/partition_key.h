@@ -98,9 +98,14 @@ EpkRange PrefixEpkRange(const PartitionKeyDefinition& definition, const Partitio
 // does (it hashes only a prefix). Errors: BadRequest naming the limit.
 Status ValidateKeyValue(const PartitionKeyDefinition& definition, const PartitionKeyValue& value);
 
+// The EPK of a V1 key whose hash is `hash`, without the component that follows it: all
+// keys with a smaller hash sort before it, all with this hash or a larger one after.
+std::string V1HashPrefix(uint32_t hash);
+
 // Boundaries of n equal physical partitions over the container's EPK space:
 // n + 1 strings, first "" and last "FF", strictly increasing (n < 1 counts as 1).
-// V1 containers always get the single range {"", "FF"} whatever n is.
+// V1 containers split the 32-bit hash space as the service does: boundary i is the EPK
+// prefix of the hash floor(i * 0xFFFFFFFF / n) (for n = 2, "05C1DFFFFFFFFC").
 std::vector<std::string> InitialBoundaries(const PartitionKeyDefinition& definition, int n);
 
 }  // namespace orrery::partition

@@ -72,6 +72,7 @@ Result<PartitionKeyValue> ParseHeader(std::string_view header,
     key.push_back(std::move(component).value());
   }
   ORRERY_RETURN_IF_ERROR(CheckComponentCount(key.size(), definition, allow_prefix));
+  ORRERY_RETURN_IF_ERROR(ValidateKeyValue(definition, key));
   return key;
 }
 

@@ -98,6 +98,7 @@ Result<PartitionKeyValue> ExtractFromItem(const json::Value& item,
        key[0].kind == PartitionKeyComponent::Kind::kNull)) {
     key.clear();
   }
+  ORRERY_RETURN_IF_ERROR(ValidateKeyValue(definition, key));
   return key;
 }
 

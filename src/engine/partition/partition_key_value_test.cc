@@ -98,6 +98,23 @@ TEST(ValidateKeyValueTest, CountsAllLevelsOfAHierarchicalKey) {
                    .ok());
 }
 
+// Every way a key reaches the engine applies the limit: the item's own value and the
+// x-ms-documentdb-partitionkey header.
+TEST(ValidateKeyValueTest, ItemsAndHeadersOverTheLimitAreRefused) {
+  const PartitionKeyDefinition v2 = Paths({"/pk"});
+  const std::string ok(2048, 'k');
+  const std::string long_key(2049, 'k');
+  EXPECT_TRUE(ExtractFromItem(*json::Parse(R"({"pk":")" + ok + R"("})"), v2).ok());
+  const Result<PartitionKeyValue> item =
+      ExtractFromItem(*json::Parse(R"({"pk":")" + long_key + R"("})"), v2);
+  ASSERT_FALSE(item.ok());
+  EXPECT_EQ(item.status().code(), StatusCode::kBadRequest);
+  EXPECT_TRUE(ParseHeader(R"([")" + ok + R"("])", v2, false).ok());
+  const Result<PartitionKeyValue> header = ParseHeader(R"([")" + long_key + R"("])", v2, false);
+  ASSERT_FALSE(header.ok());
+  EXPECT_NE(header.status().message().find("2048 bytes"), std::string::npos);
+}
+
 TEST(ValidateKeyValueTest, AcceptsLongV1Keys) {
   const PartitionKeyDefinition v1{.paths = {"/pk"}};
   EXPECT_TRUE(ValidateKeyValue(v1, {PartitionKeyComponent::String(std::string(10000, 'a'))}).ok());

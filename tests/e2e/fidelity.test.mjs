@@ -1,0 +1,172 @@
+// Fidelity gaps found by trying Orrery as a new user would (issue 15): container features
+// and resources Orrery lacks are refused by name; the 2 KB partition key limit; session
+// tokens; the consistency level; the query limits the account advertises.
+
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer } from "./lib/server.mjs";
+import {
+  sdkClient,
+  restClient,
+  uniqueId,
+  expectCosmosError,
+  assertStatus,
+  assertErrorResponse,
+  dropDatabase,
+  storeChecksum,
+} from "./lib/util.mjs";
+
+const TIMEOUT = 120_000;
+
+describe("fidelity", { timeout: TIMEOUT }, () => {
+  let server;
+  let client;
+  let rest;
+  let dbId;
+  let container;
+  before(async () => {
+    server = await startServer();
+    client = sdkClient(server);
+    rest = restClient(server);
+    dbId = uniqueId("fid");
+    const { database } = await client.databases.create({ id: dbId });
+    ({ container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } }));
+    await container.items.create({ id: "a", pk: "p", n: 1 });
+  });
+  after(async () => {
+    await dropDatabase(client, dbId);
+    client?.dispose();
+    await server?.stop();
+  });
+
+  test("container features not implemented yet are refused with a 400 naming them; nothing is created", async () => {
+    const database = client.database(dbId);
+    const pk = { paths: ["/pk"], version: 2 };
+    const cases = [
+      ["computedProperties", { computedProperties: [{ name: "cp_lower", query: "SELECT VALUE LOWER(c.name) FROM c" }] }],
+      ["vectorEmbeddingPolicy", { vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/v", dataType: "float32", distanceFunction: "cosine", dimensions: 3 }] } }],
+      ["fullTextPolicy", { fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/text", language: "en-US" }] } }],
+      ["spatialIndexes", { indexingPolicy: { spatialIndexes: [{ path: "/loc/*", types: ["Point"] }] } }],
+      ["vectorIndexes", { indexingPolicy: { vectorIndexes: [{ path: "/v", type: "flat" }] } }],
+      ["fullTextIndexes", { indexingPolicy: { fullTextIndexes: [{ path: "/text" }] } }],
+      ["lazy", { indexingPolicy: { indexingMode: "lazy" } }],
+    ];
+    for (const [feature, extra] of cases) {
+      const id = `refused-${feature}`;
+      const e = await expectCosmosError(database.containers.create({ id, partitionKey: pk, ...extra }), { code: 400, what: feature });
+      assert.match(e.message, new RegExp(feature), `${feature}: the message names the feature`);
+      assert.match(e.message, /not supported by Orrery yet/, `${feature}: the message says it is not supported yet`);
+      await expectCosmosError(database.container(id).read(), { code: 404, what: `${feature}: not created` });
+    }
+    // A replace cannot add them either.
+    const { resource: def } = await container.read();
+    await expectCosmosError(container.replace({ ...def, computedProperties: [{ name: "x", query: "SELECT VALUE 1 FROM c" }] }), { code: 400, what: "replace adding computedProperties" });
+    assert.equal((await container.read()).resource.computedProperties, undefined);
+    // Empty lists are what the service itself echoes; they stay accepted.
+    const ok = await database.containers.create({ id: "empty-lists", partitionKey: pk, computedProperties: [], indexingPolicy: { spatialIndexes: [], compositeIndexes: [] } });
+    assert.equal(ok.statusCode, 201);
+  });
+
+  test("resources Orrery lacks say that they are not supported yet, not that they do not exist", async () => {
+    const before = await storeChecksum(rest);
+    const paths = [
+      ["dbs", dbId, "colls", "c", "sprocs"],
+      ["dbs", dbId, "colls", "c", "sprocs", "s1"],
+      ["dbs", dbId, "colls", "c", "triggers"],
+      ["dbs", dbId, "colls", "c", "udfs", "u1"],
+      ["dbs", dbId, "colls", "c", "conflicts"],
+      ["dbs", dbId, "users"],
+      ["dbs", dbId, "users", "u1"],
+      ["dbs", dbId, "users", "u1", "permissions"],
+      ["dbs", dbId, "colls", "c", "docs", "a", "attachments"],
+    ];
+    for (const p of paths) {
+      for (const method of ["GET", "POST"]) {
+        const res = await rest.request(method, p, method === "POST" ? { body: { id: "x", body: "function () {}" } } : {});
+        assertErrorResponse(res, 400, { what: `${method} /${p.join("/")}` });
+        assert.match(res.body.message, /not supported by Orrery yet/, `${method} /${p.join("/")}: ${res.body.message}`);
+      }
+    }
+    // Through the SDK: creating a stored procedure.
+    const e = await expectCosmosError(container.scripts.storedProcedures.create({ id: "sp", body: "function () {}" }), { code: 400, what: "SDK sproc create" });
+    assert.match(e.message, /Stored procedures are not supported by Orrery yet/);
+    assert.equal(await storeChecksum(rest), before, "nothing changed");
+  });
+
+  test("a V2 partition key value over 2 KB is refused, from the item and from the header", async () => {
+    const atLimit = "k".repeat(2048);
+    const over = "k".repeat(2049);
+    assert.equal((await container.items.create({ id: "lim", pk: atLimit })).statusCode, 201);
+    assert.equal((await container.item("lim", atLimit).read()).statusCode, 200);
+    const e = await expectCosmosError(container.items.create({ id: "over", pk: over }), { code: 400, what: "create with a 2049-byte key" });
+    assert.match(e.message, /2048 bytes/);
+    // Multi-byte characters count in UTF-8 bytes: 1,025 two-byte characters are 2,050 bytes.
+    await expectCosmosError(container.items.create({ id: "over2", pk: "é".repeat(1025) }), { code: 400, what: "create with a 2050-byte key" });
+    await expectCosmosError(container.item("over", over).read(), { code: 400, what: "read with a 2049-byte key header" });
+    const ids = (await container.items.query("SELECT VALUE c.id FROM c").fetchAll()).resources.sort();
+    assert.deepEqual(ids, ["a", "lim"]);
+  });
+
+  test("x-ms-session-token: malformed -> 400; ahead of the container -> 404/1002; the SDK's own tokens round-trip", async () => {
+    const doc = ["dbs", dbId, "colls", "c", "docs", "a"];
+    const created = await rest.post(["dbs", dbId, "colls", "c", "docs"], { pk: ["b"], body: { id: "b", pk: "b" } });
+    assertStatus(created, 201, "create b");
+    const token = created.headers["x-ms-session-token"];
+    assert.match(token, /^\d+:-1#\d+$/, "a session token of one range");
+    const lsn = Number(token.split("#")[1]);
+    // The token of the write just made is served, and so is the simple (V1) form.
+    assertStatus(await rest.get(doc, { pk: ["p"], headers: { "x-ms-session-token": token } }), 200, "own token");
+    assertStatus(await rest.get(doc, { pk: ["p"], headers: { "x-ms-session-token": `0:${lsn}` } }), 200, "simple token");
+    for (const bad of ["garbage", "0:", ":-1#5", "0:-1#x", "0:-1#5#r=", "0:-1#5,zz"]) {
+      const res = await rest.get(doc, { pk: ["p"], headers: { "x-ms-session-token": bad } });
+      assertErrorResponse(res, 400, { what: `token ${JSON.stringify(bad)}` });
+      assert.match(res.body.message, /session token/i);
+    }
+    const ahead = `0:-1#${lsn + 1000}`;
+    assertErrorResponse(await rest.get(doc, { pk: ["p"], headers: { "x-ms-session-token": ahead } }), 404, { substatus: 1002, what: "read, token ahead" });
+    const query = await rest.query(["dbs", dbId, "colls", "c", "docs"], "SELECT * FROM c", [], { pk: ["p"], headers: { "x-ms-session-token": ahead } });
+    assertErrorResponse(query, 404, { substatus: 1002, what: "query, token ahead" });
+    // Writes do not wait for a session.
+    assertStatus(await rest.post(["dbs", dbId, "colls", "c", "docs"], { pk: ["w"], body: { id: "w", pk: "w" }, headers: { "x-ms-session-token": ahead } }), 201, "write with a token ahead");
+    // A client asking for Session consistency sends back the tokens it was given.
+    const seen = [];
+    const sessionClient = sdkClient(server, {
+      options: { consistencyLevel: "Session" },
+      plugins: [{ on: "request", plugin: async (ctx, diag, next) => { seen.push(ctx.headers["x-ms-session-token"]); return next(ctx); } }],
+    });
+    try {
+      const traced = sessionClient.database(dbId).container("c");
+      await traced.items.create({ id: "s1", pk: "s" });
+      assert.equal((await traced.item("s1", "s").read()).statusCode, 200);
+      assert.equal((await traced.items.query("SELECT * FROM c", { partitionKey: "s" }).fetchAll()).resources.length, 1);
+      assert.ok(seen.some((t) => typeof t === "string" && /#\d+/.test(t)), `the SDK sent a session token (${JSON.stringify(seen)})`);
+    } finally {
+      sessionClient.dispose();
+    }
+  });
+
+  test("the account advertises the query limits it enforces", async () => {
+    const { resource: account } = await client.getDatabaseAccount();
+    const raw = (await rest.get([])).body.queryEngineConfiguration;
+    const config = JSON.parse(raw);
+    assert.equal(config.maxSqlQueryInputLength, 524288);
+    assert.equal(config.maxJoinsPerSqlQuery, 10);
+    assert.equal(config.maxInExpressionItemsCount, 16000);
+    assert.ok(account, "the SDK reads the account");
+    const q = (text) => container.items.query(text, { partitionKey: "p" }).fetchAll();
+    // Up to each limit a query runs; one past it is a 400.
+    const joins = (n) => "SELECT VALUE 1 FROM c" + Array.from({ length: n }, (_, i) => ` JOIN t${i} IN c.tags`).join("");
+    assert.deepEqual((await q(joins(10))).resources, []);
+    await expectCosmosError(q(joins(11)), { code: 400, what: "11 JOINs" });
+    const inList = (n) => `SELECT VALUE c.id FROM c WHERE c.n IN (${Array.from({ length: n }, (_, i) => i + 1).join(",")})`;
+    assert.deepEqual((await q(inList(16000))).resources, ["a"]);
+    const e = await expectCosmosError(q(inList(16001)), { code: 400, what: "16,001 IN items" });
+    assert.match(e.message, /16000 items/);
+    const padded = (n) => {
+      const head = "SELECT VALUE c.id FROM c WHERE c.n = 1 ";
+      return head + " ".repeat(n - head.length);
+    };
+    assert.deepEqual((await q(padded(524288))).resources, ["a"]);
+    await expectCosmosError(q(padded(524289)), { code: 400, what: "524,289 characters" });
+  });
+});
