@@ -136,13 +136,28 @@ HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& c
   return response;
 }
 
+// A split that commits while a query or a feed read runs on the Container object of
+// before it drops the parent partition's index and change-feed entries that object
+// reads, so its page may lack rows. Such a page is read again from the container as
+// the split left it (splits are seconds apart: a few attempts always suffice).
+template <typename Read>
+HandlerResult ReadOnCurrentPartitions(const RequestContext& ctx,
+                                      std::shared_ptr<engine::Container> container, Read read) {
+  for (int attempt = 1;; ++attempt) {
+    HandlerResult result = read(*container);
+    if (container->partition_map_is_current() || attempt == 5) return result;
+    ORRERY_ASSIGN_OR_RETURN(container, ContainerOf(ctx));
+  }
+}
+
 }  // namespace
 
 HandlerResult HandleItemFeed(const RequestContext& ctx) {
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container, ContainerOf(ctx));
   const std::string& method = ctx.request.method;
   if (method == "GET") {
-    return ReadItemFeed(ctx, *container);
+    return ReadOnCurrentPartitions(
+        ctx, container, [&](const engine::Container& c) { return ReadItemFeed(ctx, c); });
   }
   if (method != "POST") {
     return Status::MethodNotAllowed("The items feed supports GET and POST.");
@@ -151,7 +166,8 @@ HandlerResult HandleItemFeed(const RequestContext& ctx) {
     return HandleQueryPlan(ctx);
   }
   if (IsQueryRequest(ctx)) {
-    return QueryItems(ctx, *container);
+    return ReadOnCurrentPartitions(ctx, container,
+                                   [&](const engine::Container& c) { return QueryItems(ctx, c); });
   }
   if (ctx.HeaderIsTrue(headers::kIsBatchRequest)) {
     return HandleBatch(ctx, *container);

@@ -194,6 +194,8 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
   container->AddPartitionDropToBatch(number, commit);
   commit.Delete(IntentKey(c));
   ORRERY_RETURN_IF_ERROR(WithWritesHeld(*state, [&] {
+    // Before the parent's entries go: a read that could miss them sees the bump after.
+    state->partition_map_generation.fetch_add(1);
     Status written = store_->WriteSynced(commit);
     if (written.ok()) {
       state->write_map = std::make_shared<const PartitionMap>(settings.partitions);

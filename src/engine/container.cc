@@ -62,7 +62,8 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
       default_ttl_(ParseDefaultTtl(settings_.resource)),
       store_(store),
       clock_(clock),
-      write_state_(std::move(write_state)) {
+      write_state_(std::move(write_state)),
+      partition_map_generation_(write_state_->partition_map_generation.load()) {
   // A new container's first Container object: writers start with its policy. A
   // replaced container keeps the old policy until BeginIndexRebuild switches it.
   if (!write_state_->write_policy) {

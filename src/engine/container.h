@@ -132,6 +132,9 @@ struct ContainerWriteState {
   };
   std::shared_mutex split_mutex;
   std::atomic<bool> split_commit_waiting{false};
+  // Bumped by each split's commit before it drops the parent's entries: a Container
+  // object opened before that reads a map whose partitions may have lost them.
+  std::atomic<uint64_t> partition_map_generation{0};
   std::shared_ptr<const PartitionMap> write_map;
   std::optional<SplitInProgress> split;
   // The policy writers index under. Replaced only while every stripe is held, so a
@@ -169,6 +172,12 @@ class Container {
 
   const ContainerSettings& settings() const { return settings_; }
   uint64_t current_lsn() const { return write_state_->item_numbers->last(); }
+  // False once a split has committed since this object was opened: a query or change
+  // feed read on it may have missed the parent partition's entries, and is read again
+  // from the container the account now holds.
+  bool partition_map_is_current() const {
+    return write_state_->partition_map_generation.load() == partition_map_generation_;
+  }
   const std::shared_ptr<ContainerWriteState>& write_state() const { return write_state_; }
 
   Result<ItemResult> WriteItem(const ItemWriteRequest& request);
@@ -428,6 +437,7 @@ class Container {
   storage::Store& store_;
   const Clock& clock_;
   std::shared_ptr<ContainerWriteState> write_state_;
+  uint64_t partition_map_generation_ = 0;
 };
 
 }  // namespace orrery::engine

@@ -111,6 +111,29 @@ TEST_F(SplitTest, SizesAreReadOnlyOnceWritesMayHaveFilledAPartition) {
   EXPECT_EQ(QueryIds("SELECT VALUE c.id FROM c", C()->FullScope()), Ids(0, 120));
 }
 
+// A query running on the Container object of before a split reads the parent's index
+// entries, which the commit drops: that object must say it is stale, so that the API
+// reads the page again from the container the split left (issue 15: a paged index
+// query lost rows while a container split).
+TEST_F(SplitTest, AContainerObjectOfBeforeASplitKnowsItIsStale) {
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(Write(i).ok());
+  const std::shared_ptr<Container> before = C();
+  EXPECT_TRUE(before->partition_map_is_current());
+  ASSERT_TRUE(account_->SplitWhereNeeded().ok());
+  ASSERT_EQ(C()->settings().partitions.partitions().size(), 2u);
+  EXPECT_FALSE(before->partition_map_is_current());
+  EXPECT_TRUE(C()->partition_map_is_current());
+  // What the stale object's index lookup finds is incomplete: the parent's entries went.
+  auto query = query::Compile("SELECT VALUE c.id FROM c WHERE c.n >= 0", {});
+  ASSERT_TRUE(query.ok());
+  auto stale = before->Query(**query, before->FullScope(), 1000, "");
+  ASSERT_TRUE(stale.ok());
+  EXPECT_LT(stale->documents.size(), 300u);
+  auto fresh = C()->Query(**query, C()->FullScope(), 1000, "");
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(fresh->documents.size(), 300u);
+}
+
 TEST_F(SplitTest, EveryItemIsInExactlyOneChildAfterASplit) {
   for (int i = 0; i < 300; ++i) ASSERT_TRUE(Write(i).ok());
   const PhysicalPartition parent = C()->settings().partitions.partitions()[0];
