@@ -1,6 +1,6 @@
 module orrery/tests/sdk/go
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/Azure/azure-sdk-for-go/sdk/azcore v1.21.0

@@ -388,7 +388,9 @@ func (env *scenarioEnv) runQueryScenario(t *testing.T, q queryScenario) {
 	if cc == nil {
 		t.Fatalf("scenario names unknown container %q", q.Container)
 	}
-	if q.PartitionKey == nil {
+	// ORRERY_GO_GATEWAY_ALL=1 runs them anyway: Orrery evaluates every cross-partition
+	// query itself (wire-protocol.md §9.2), where the hosted gateway answers 400/1004.
+	if q.PartitionKey == nil && os.Getenv("ORRERY_GO_GATEWAY_ALL") != "1" {
 		for _, f := range q.Features {
 			if crossPartitionUnsupported[f] {
 				t.Skipf("%s cannot run %q cross-partition: azcosmos v1.5.0 has no cross-partition query pipeline (NewQueryItemsPager sends the query once to the gateway, which serves only projections and filters across partitions; the service answers 400/1004)", sdkName, f)
