@@ -1,6 +1,7 @@
 #include <string>
 
 #include "api/batch.h"
+#include "api/data_plane.h"
 #include "api/error_mapping.h"
 #include "api/headers.h"
 #include "api/item_scope.h"
@@ -247,6 +248,18 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
   ResponseBuilder builder(failed ? 207 : 200, ctx.activity_id);
   builder.Charge(total).JsonBody(std::move(out));
   builder.Header(headers::kContentPath, container.settings().rid);
+  // The session token of the batch's partition at its latest write (every range's for
+  // bulk or when nothing ran), as for single-item operations.
+  std::string session;
+  uint64_t lsn = 0;
+  for (const engine::BatchOperationResult& result : results) {
+    if (atomic && result.status.ok() && !result.item.pkrange_id.empty() && result.item.lsn >= lsn) {
+      lsn = result.item.lsn;
+      session = SessionToken(result.item.pkrange_id, lsn);
+    }
+  }
+  builder.Header(headers::kSessionToken,
+                 session.empty() ? AllRangesSessionToken(container) : session);
   return std::move(builder).Build();
 }
 

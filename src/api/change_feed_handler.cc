@@ -47,7 +47,11 @@ HandlerResult HandleChangeFeed(const RequestContext& ctx, const engine::Containe
   }
   std::optional<int64_t> since;
   if (const std::string* text = ctx.Header(headers::kIfModifiedSince)) {
-    auto when = ParseRfc1123(*text);
+    // Go's azcosmos formats StartFrom with time.RFC1123, whose zone of a UTC time is "UTC"
+    // rather than "GMT"; the service takes both.
+    std::string date = *text;
+    if (date.size() == 29 && date.compare(26, 3, "UTC") == 0) date.replace(26, 3, "GMT");
+    auto when = ParseRfc1123(date);
     if (!when) {
       return Status::BadRequest(
           "If-Modified-Since must be an RFC 1123 date, e.g. "

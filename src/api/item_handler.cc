@@ -36,7 +36,12 @@ http::Response ItemResponse(const RequestContext& ctx, const engine::Container& 
   if (!item.etag.empty()) builder.Header(headers::kEtag, item.etag);
   AddDataPlaneHeaders(builder, container, SessionToken(item.pkrange_id, item.lsn), item.lsn);
   builder.Header(headers::kItemLsn, std::to_string(item.lsn));
-  if (status != 204 && status != 304) {
+  // Writes with `Prefer: return=minimal` (the SDKs' content-response-on-write off) get
+  // no body back.
+  const std::string* prefer = ctx.Header(headers::kPrefer);
+  const bool minimal = ctx.request.method != "GET" && prefer != nullptr &&
+                       prefer->find("return=minimal") != std::string::npos;
+  if (status != 204 && status != 304 && !minimal) {
     builder.JsonBody(item.json);
   }
   return std::move(builder).Build();

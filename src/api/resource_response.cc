@@ -9,12 +9,20 @@ namespace orrery::api {
 
 http::Response ResourceResponse(const RequestContext& ctx, int status, const json::Value& resource,
                                 double charge) {
+  const json::Value* etag = resource.Find("_etag");
+  const bool has_etag = etag && etag->is_string();
+  // A read whose If-None-Match is the resource's current etag is 304 without a body, as
+  // for items (REST common request headers: If-None-Match applies to any GET).
+  if (status == 200 && ctx.request.method == "GET" && has_etag) {
+    if (const std::string* if_none_match = ctx.Header(headers::kIfNoneMatch);
+        if_none_match && *if_none_match == etag->as_string()) {
+      status = 304;
+    }
+  }
   ResponseBuilder builder(status, ctx.activity_id);
   builder.Charge(charge);
-  if (const json::Value* etag = resource.Find("_etag"); etag && etag->is_string()) {
-    builder.Header(headers::kEtag, etag->as_string());
-  }
-  builder.JsonBody(json::Write(resource));
+  if (has_etag) builder.Header(headers::kEtag, etag->as_string());
+  if (status != 304) builder.JsonBody(json::Write(resource));
   return std::move(builder).Build();
 }
 
