@@ -8,6 +8,7 @@ It knows nothing of Orrery: every expected value comes from the scenario file.
 
 import json
 import os
+import time
 from contextlib import contextmanager
 
 from azure.cosmos import PartitionKey, exceptions
@@ -41,6 +42,7 @@ class WireLog:
         req, res = pipeline_response.http_request, pipeline_response.http_response
         h = res.headers
         entry = {
+            "time": time.monotonic(),
             "method": req.method,
             "url": req.url,
             "status": res.status_code,

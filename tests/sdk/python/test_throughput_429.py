@@ -1,0 +1,95 @@
+"""Throughput enforcement (a server with --enforce-throughput): a container driven over its
+RU/s gets 429s; the SDK waits the x-ms-retry-after-ms it is told and retries, so every
+operation succeeds; with retries turned off the 429 surfaces as an exception."""
+
+import time
+
+import pytest
+from azure.cosmos import PartitionKey, exceptions
+from azure.cosmos.documents import ConnectionPolicy, RetryOptions
+
+from conftest import sync_client, unique_id
+from orrery_server import OrreryServer
+
+PAD = "x" * 1500  # ~1.6 KB items: a create costs several RU
+
+
+@pytest.fixture(scope="module")
+def enforcing_server():
+    s = OrreryServer("--enforce-throughput").start()
+    yield s
+    s.stop()
+
+
+def burst(container, prefix, count):
+    for i in range(count):
+        container.create_item({"id": f"{prefix}{i}", "pk": "hot", "pad": PAD})
+
+
+def test_the_sdk_retries_429_until_it_succeeds(enforcing_server):
+    client = sync_client(enforcing_server)
+    db = client.create_database(unique_id("thr"))
+    try:
+        container = db.create_container(id="hot", partition_key=PartitionKey(path="/pk"), offer_throughput=400)
+        assert container.get_throughput().offer_throughput == 400
+        start = time.monotonic()
+        burst(container, "r", 150)
+        elapsed = time.monotonic() - start
+        creates = [e for e in client.wire.exchanges if e["method"] == "POST" and e["url"].endswith("/docs/")]
+        throttled = [i for i, e in enumerate(creates) if e["status"] == 429]
+        assert throttled, "150 creates of ~1.6 KB within seconds exceed 400 RU/s: expected 429s"
+        for i in throttled:
+            e, retry = creates[i], creates[i + 1]
+            assert int(e["retry_after"]) > 0, e
+            assert e["substatus"] == "3200", e
+            # the SDK sent the same request again (same activity id), after the wait it was told
+            assert retry["request_headers"]["x-ms-activity-id"] == e["request_headers"]["x-ms-activity-id"]
+            assert retry["time"] - e["time"] >= int(e["retry_after"]) / 1000 * 0.9, (e, retry)
+        charges = [float(e["charge"]) for e in client.wire.exchanges if e["status"] == 201 and "/docs" in e["url"]]
+        assert len(charges) == 150
+        # what the creates cost cannot have been served faster than 400 RU/s allows (less one
+        # second of burst)
+        assert elapsed >= sum(charges) / 400 - 1.5, (elapsed, sum(charges))
+        count = list(container.query_items("SELECT VALUE COUNT(1) FROM c", partition_key="hot"))
+        assert count == [150]
+    finally:
+        client.delete_database(db)
+        client.close()
+
+
+def test_replace_throughput_raises_the_budget(enforcing_server):
+    client = sync_client(enforcing_server)
+    db = client.create_database(unique_id("thr"))
+    try:
+        container = db.create_container(id="c", partition_key=PartitionKey(path="/pk"), offer_throughput=400)
+        container.replace_throughput(10000)
+        assert container.get_throughput().offer_throughput == 10000
+        mark = len(client.wire.exchanges)
+        burst(container, "q", 60)
+        assert not [e for e in client.wire.exchanges[mark:] if e["status"] == 429], "60 creates fit in 10,000 RU/s"
+    finally:
+        client.delete_database(db)
+        client.close()
+
+
+def test_without_retries_the_429_surfaces(enforcing_server):
+    policy = ConnectionPolicy()
+    policy.RetryOptions = RetryOptions(max_retry_attempt_count=0)
+    client = sync_client(enforcing_server, connection_policy=policy)
+    db = client.create_database(unique_id("thr"))
+    try:
+        container = db.create_container(id="c", partition_key=PartitionKey(path="/pk"), offer_throughput=400)
+        error = None
+        for i in range(400):
+            try:
+                container.create_item({"id": f"n{i}", "pk": "hot", "pad": PAD})
+            except exceptions.CosmosHttpResponseError as e:
+                error = e
+                break
+        assert error is not None, "400 creates of ~1.6 KB at once exceed 400 RU/s"
+        assert error.status_code == 429
+        assert error.sub_status == 3200
+        assert int(error.headers["x-ms-retry-after-ms"]) > 0
+    finally:
+        client.delete_database(db)
+        client.close()
