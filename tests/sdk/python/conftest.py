@@ -2,6 +2,7 @@
 clients of the sync and aio SDK whose every response is kept for failure reports."""
 
 import asyncio
+import time
 import uuid
 
 import pytest
@@ -16,6 +17,45 @@ def pytest_report_header(config):
     import azure.cosmos
 
     return f"azure-cosmos {azure.cosmos.__version__}, storage: {storage_mode()}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test shows, besides the assertion, the SDK's last wire exchanges during
+    it (status, substatus, activity id, message) from every client it used."""
+    start = time.monotonic() - (call.stop - call.start) - 0.001
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and call.when == "call":
+        lines = []
+        for wire in list(WireLog.live):
+            during = [e for e in wire.exchanges if e["time"] >= start]
+            if during:
+                lines.append(wire.describe(during, last=8))
+        report.sections.append(
+            ("azure-cosmos (Python) wire exchanges of this test", "\n".join(lines) or "(none)")
+        )
+
+
+_OUTCOMES = {}
+
+
+def pytest_runtest_logreport(report):
+    """Counts the shared scenarios' outcomes (test_shared_scenarios.py) for the summary."""
+    if "test_shared_scenarios.py" not in report.nodeid:
+        return
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        if hasattr(report, "wasxfail"):
+            kind = "xfailed" if report.skipped else "xpassed"
+        else:
+            kind = report.outcome
+        _OUTCOMES[kind] = _OUTCOMES.get(kind, 0) + 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _OUTCOMES:
+        parts = ", ".join(f"{n} {k}" for k, n in sorted(_OUTCOMES.items()))
+        terminalreporter.write_line(f"shared scenarios (azure-cosmos, sync + aio, storage {storage_mode()}): {parts}")
 
 
 def unique_id(prefix):

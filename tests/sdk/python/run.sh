@@ -14,9 +14,11 @@ for mode in $modes; do
   rc=$?
   cat ".last-run-$mode.log"
   wall=$(( $(date +%s) - start ))
+  scen=$(grep "^shared scenarios" ".last-run-$mode.log" | tail -1)
   line=$(grep -E ' in [0-9.]+s( \([0-9:]+\))? *=*$' ".last-run-$mode.log" | tail -1 | tr -d '=')
   summary="$summary
-python sdk [$mode]: $line (exit $rc, wall ${wall}s)"
+python sdk [$mode]: $line (exit $rc, wall ${wall}s)
+  $scen"
   [ $rc -eq 0 ] || status=1
 done
 echo "$summary"

@@ -9,6 +9,7 @@ It knows nothing of Orrery: every expected value comes from the scenario file.
 import json
 import os
 import time
+import weakref
 from contextlib import contextmanager
 
 from azure.cosmos import PartitionKey, exceptions
@@ -34,9 +35,12 @@ SCENARIOS = load_scenarios()
 class WireLog:
     """Keeps what went over the wire (a client's raw_response_hook) to name it in failures."""
 
+    live = weakref.WeakSet()  # every log in use, so a failing test can show its wire
+
     def __init__(self, limit=400):
         self.exchanges = []
         self.limit = limit
+        WireLog.live.add(self)
 
     def hook(self, pipeline_response):
         req, res = pipeline_response.http_request, pipeline_response.http_response
