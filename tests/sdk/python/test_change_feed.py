@@ -80,3 +80,20 @@ def test_feed_ranges_cover_the_container(container):
         items, _ = drain(container, start_time="Beginning", feed_range=feed_range)
         seen.extend(i["id"] for i in items)
     assert sorted(seen) == sorted(f"i{i}" for i in range(10))
+
+
+def test_hierarchical_key_prefix(database):
+    c = database.create_container(
+        id="hfeed", partition_key=PartitionKey(path=["/tenant", "/user"], kind="MultiHash"), offer_throughput=400
+    )
+    rows = [("t1", "u1"), ("t1", "u2"), ("t2", "u1"), ("t1", "u1"), ("t3", "u3")]
+    for i, (t, u) in enumerate(rows):
+        c.create_item({"id": f"i{i}", "tenant": t, "user": u})
+    tenant, token = drain(c, start_time="Beginning", partition_key=["t1"])
+    assert sorted(i["id"] for i in tenant) == ["i0", "i1", "i3"]
+    full, _ = drain(c, start_time="Beginning", partition_key=["t1", "u1"])
+    assert [i["id"] for i in full] == ["i0", "i3"]
+    c.create_item({"id": "late", "tenant": "t1", "user": "u9"})
+    c.create_item({"id": "other", "tenant": "t2", "user": "u9"})
+    later, _ = drain(c, continuation=token)
+    assert [i["id"] for i in later] == ["late"]

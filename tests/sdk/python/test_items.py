@@ -50,6 +50,13 @@ def test_create_read_replace_upsert_delete(client, container):
     assert container.read_item("i1", partition_key="q")["n"] == 100
 
 
+def test_read_many(container):
+    for i in range(6):
+        container.create_item({"id": f"m{i}", "pk": f"p{i % 3}", "n": i})
+    got = container.read_items([("m1", "p1"), ("m4", "p1"), ("m2", "p2"), ("missing", "p0"), ("m0", "p2")])
+    assert sorted(i["id"] for i in got) == ["m1", "m2", "m4"]
+
+
 def test_create_existing_is_409(container):
     container.create_item({"id": "dup", "pk": "p"})
     with pytest.raises(exceptions.CosmosResourceExistsError) as e:
