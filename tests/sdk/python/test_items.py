@@ -201,8 +201,19 @@ def test_transactional_batch_with_another_partitions_item_is_refused(container):
         container.execute_item_batch([("create", ({"id": "w", "pk": "other"},))], partition_key="b")
     assert e.value.status_code == 400
     assert e.value.error_index == 0
+    # the service's "wrong partition key value" (aka.ms/CosmosDB/sql/errors/wrong-pk-value): 400/1001
+    assert e.value.operation_responses[0]["statusCode"] == 400
+    assert e.value.operation_responses[0]["subStatusCode"] == 1001
     with pytest.raises(exceptions.CosmosResourceNotFoundError):
         container.read_item("w", partition_key="other")
+
+
+def test_partition_key_with_more_components_than_the_container(container):
+    container.create_item({"id": "k", "pk": "a"})
+    with pytest.raises(exceptions.CosmosHttpResponseError) as e:
+        container.read_item("k", partition_key=["a", "b"])
+    assert e.value.status_code == 400
+    assert not isinstance(e.value, (exceptions.CosmosResourceNotFoundError, exceptions.CosmosResourceExistsError))
 
 
 def test_bulk():
