@@ -109,3 +109,26 @@ export async function dropDatabase(client, id) {
     if (e.code !== 404) throw e;
   }
 }
+
+/**
+ * For one describe block of the 3.x suite: a server (this run's storage, TLS, extra
+ * `args`), a 3.x client (`clientOptions`) and a database of its own, created before its
+ * tests; dropped and stopped after them. Returns the env object the hooks fill in.
+ */
+export async function v3Setup(env, prefix, { args = [], clientOptions = {} } = {}) {
+  env.sdk = SDKS.v3;
+  env.server = await startFor(SDKS.v3, args);
+  env.client = clientFor(SDKS.v3, env.server, clientOptions);
+  env.dbId = uniqueId(prefix);
+  ({ database: env.database } = await step(`${SDKS.v3.name} create database`, () => env.client.databases.create({ id: env.dbId })));
+  return env;
+}
+
+export async function v3Teardown(env) {
+  if (env.client) await dropDatabase(env.client, env.dbId).catch(() => {});
+  env.client?.dispose?.();
+  await env.server?.stop();
+}
+
+/** The test-name prefix of the 3.x suite: the SDK and the storage. */
+export const V3 = `${SDKS.v3.name} [${STORAGE}]`;
