@@ -25,7 +25,19 @@ std::optional<int64_t> PartitionBudget::Admit(TimePoint now) {
     tokens_ -= estimate_;
     return std::nullopt;
   }
-  return WaitMillis();
+  return RetryAfter(now);
+}
+
+int64_t PartitionBudget::RetryAfter(TimePoint now) {
+  // No one is told to wait longer than this, however many were throttled before.
+  constexpr auto kMaxWait = std::chrono::milliseconds(5000);
+  const TimePoint paid = now + std::chrono::milliseconds(WaitMillis());
+  const TimePoint at = std::min(std::max(paid, next_retry_), now + kMaxWait);
+  if (rate_ > 0) {
+    next_retry_ = at + std::chrono::duration_cast<TimePoint::duration>(
+                           std::chrono::duration<double>(estimate_ / rate_));
+  }
+  return std::max<int64_t>(1, std::chrono::ceil<std::chrono::milliseconds>(at - now).count());
 }
 
 int64_t PartitionBudget::WaitMillis() const {
@@ -38,7 +50,7 @@ std::optional<int64_t> PartitionBudget::Check(TimePoint now) {
   std::lock_guard lock(mutex_);
   Refill(now);
   if (tokens_ > 0) return std::nullopt;
-  return WaitMillis();
+  return RetryAfter(now);
 }
 
 void PartitionBudget::Spend(double request_units, TimePoint now) {

@@ -22,7 +22,10 @@ class PartitionBudget {
   PartitionBudget(double ru_per_second, TimePoint now);
 
   // nullopt when the request may run (an average charge is then reserved, which
-  // Charge settles); else the milliseconds until it may. A request admitted and never
+  // Charge settles); else the milliseconds until it may: until the debt is paid, and
+  // later for each request throttled just before, so that clients throttled together
+  // come back one after another rather than all at once into the same debt (which
+  // spends an SDK's retries in a few milliseconds). A request admitted and never
   // charged (it failed) keeps its reservation as its cost.
   std::optional<int64_t> Admit(TimePoint now);
   void Charge(double request_units, TimePoint now);
@@ -41,12 +44,16 @@ class PartitionBudget {
  private:
   void Refill(TimePoint now);
   int64_t WaitMillis() const;
+  // The retry-after of a throttled request: the debt's payback, and after the requests
+  // throttled before it (RetryAfter spaces them an average charge's refill apart).
+  int64_t RetryAfter(TimePoint now);
 
   double rate_;
   mutable std::mutex mutex_;
   double tokens_;
   TimePoint last_;
-  double estimate_ = 5;  // running average charge of this partition's requests
+  double estimate_ = 5;     // running average charge of this partition's requests
+  TimePoint next_retry_{};  // when the next throttled request is told to come back
 };
 
 }  // namespace orrery::throughput

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace orrery::throughput {
 namespace {
 
@@ -34,6 +36,32 @@ TEST(PartitionBudgetTest, DebtIsWaitedOut) {
   EXPECT_NEAR(static_cast<double>(*wait), 2000, 5);
   EXPECT_TRUE(budget.Admit(t0 + milliseconds(1990)).has_value());
   EXPECT_FALSE(budget.Admit(t0 + milliseconds(2010)).has_value());
+}
+
+// Requests throttled together are told to come back one after another, each an average
+// request's refill after the one before, not all at the moment the debt is paid.
+TEST(PartitionBudgetTest, RequestsThrottledTogetherComeBackOneAfterAnother) {
+  const auto t0 = PartitionBudget::TimePoint();
+  PartitionBudget budget(100, t0);  // 0.1 RU per ms
+  while (!budget.Admit(t0)) budget.Charge(5, t0);
+  std::vector<int64_t> waits;
+  for (int i = 0; i < 4; ++i) waits.push_back(*budget.Admit(t0));
+  // An average request (5 RU) refills in 50 ms.
+  for (size_t i = 1; i < waits.size(); ++i) {
+    EXPECT_NEAR(static_cast<double>(waits[i] - waits[i - 1]), 50, 2) << i;
+  }
+  // Each comes back at its time and finds the budget out of debt once more.
+  int admitted = 0;
+  for (const int64_t wait : waits) {
+    const auto at = t0 + milliseconds(wait);
+    if (!budget.Admit(at)) {
+      budget.Charge(5, at);
+      ++admitted;
+    }
+  }
+  EXPECT_EQ(admitted, 4);
+  // However many wait, none is told to wait over 5 s.
+  for (int i = 0; i < 1000; ++i) EXPECT_LE(budget.Admit(t0 + milliseconds(400)).value_or(0), 5000);
 }
 
 TEST(PartitionBudgetTest, ConcurrentAdmissionsReserveTheirCost) {

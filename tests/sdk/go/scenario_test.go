@@ -171,34 +171,7 @@ var crossPartitionUnsupported = map[string]bool{
 	"distinct": true, "groupBy": true, "aggregate": true,
 }
 
-// Known server gaps being fixed on main (expected failures: a failing check is
-// reported as a skip naming the gap; a passing one passes).
-const (
-	gapCrossTypeNE    = "known server gap (lead fixing on main): `!=` across types matches instead of being undefined"
-	gapPartitionOrder = "known server gap (lead fixing on main): queries without ORDER BY within a partition are not in creation order"
-	sdkName           = "azcosmos (go)"
-)
-
-// scenarioBugGroup: `group` is a reserved word of the NoSQL grammar (shared
-// docs/query-language.md, "Reserved words": `c.value` fails with SC1001, and GROUP is in
-// the list), so `c.group` is a syntax error in the service and Orrery rightly answers
-// 400 SC1001 "incorrect syntax near 'group'". The scenario needs `c["group"]`.
-const scenarioBugGroup = "scenario-file bug (reported to the lead): `c.group` uses the reserved word GROUP, a syntax error (400, SC1001) in the service; the query needs c[\"group\"]"
-
-func knownGap(q queryScenario) string {
-	if strings.Contains(q.Query, "!=") {
-		return gapCrossTypeNE
-	}
-	return ""
-}
-
-func scenarioBug(q queryScenario, err error) string {
-	re, ok := responseError(err)
-	if ok && re.StatusCode == 400 && strings.Contains(q.Query, "c.group") && strings.Contains(re.Error(), "near 'group'") {
-		return scenarioBugGroup
-	}
-	return ""
-}
+const sdkName = "azcosmos (go)"
 
 // scenarioEnv is one storage mode's database with the scenario containers and items.
 type scenarioEnv struct {
@@ -414,9 +387,6 @@ func (env *scenarioEnv) runQueryScenario(t *testing.T, q queryScenario) {
 		return fmt.Sprintf("%s [%s] scenario %q (%s)", sdkName, env.storage, q.Name, q.Query)
 	}
 	res, err := readPages(ctx, cc, q.Query, pk, opts)
-	if bug := scenarioBug(q, err); bug != "" {
-		t.Skipf("expected failure, %s: %s: %s", bug, where(), describeErr(err))
-	}
 	if err != nil {
 		t.Fatalf("%s: %s\n%s", where(), describeErr(err), env.rec.wire(mark))
 	}
@@ -447,15 +417,7 @@ func (env *scenarioEnv) runQueryScenario(t *testing.T, q queryScenario) {
 	if len(problems) == 0 {
 		return
 	}
-	msg := fmt.Sprintf("%s: %s\n%s", where(), strings.Join(problems, "; "), env.rec.wire(mark))
-	if gap := knownGap(q); gap != "" {
-		t.Skipf("expected failure, %s: %s", gap, msg)
-	}
-	// Within one partition without ORDER BY: if only the order is wrong, it is the known gap.
-	if q.PartitionKey != nil && q.Ordered && !contains(q.Features, "orderBy") && sameRows(res.rows, q.Expected, false) {
-		t.Skipf("expected failure, %s: %s", gapPartitionOrder, msg)
-	}
-	t.Error(msg)
+	t.Errorf("%s: %s\n%s", where(), strings.Join(problems, "; "), env.rec.wire(mark))
 }
 
 func contains(xs []string, x string) bool {

@@ -19,23 +19,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const SCENARIOS = JSON.parse(fs.readFileSync(path.join(here, "../scenarios/scenarios.json"), "utf8"));
 
 /**
- * Scenarios that fail because of a server gap the lead is fixing on main (see the
- * README): run as `todo`, so they still run and report, without failing the suite.
+ * Scenarios that fail because of a known server gap: run as `todo`, so they still run
+ * and report, without failing the suite. None at present.
  */
-const GROUP_KEYWORD =
-  "scenario-file bug, not Orrery's: `c.group` is a syntax error on the service too (GROUP is a reserved word; " +
-  "400 SC1001 \"incorrect syntax near 'Group'\", Azure/azure-cosmos-dotnet-v2#507); the scenario should say c[\"group\"]";
-const KNOWN_SERVER_GAPS = {
-  "comparison across types matches nothing":
-    "known server gap: `!=` between a number and a string matches instead of being undefined",
-  "DISTINCT VALUE, cross-partition": GROUP_KEYWORD,
-  "GROUP BY with COUNT and SUM, cross-partition": GROUP_KEYWORD,
-  "parameters, cross-partition": GROUP_KEYWORD,
-};
-
-/** Partition key order within one logical partition: known gap for queries without ORDER BY. */
-const CREATION_ORDER_GAP =
-  "known server gap: a query without ORDER BY within one partition does not return items in creation order";
+const KNOWN_SERVER_GAPS = {};
 
 /** The SDK's partition key value for a scenario's array (a single value for one path). */
 const pkValue = (arr) => (arr.length === 1 ? arr[0] : arr);

@@ -100,11 +100,6 @@ describe(`${V3} a container splitting under the SDK`, { timeout: 180_000 }, () =
 
   test(
     "queries paged 50 rows at a time during the splits miss nothing and double nothing",
-    {
-      todo:
-        "server bug (README, 'Server bugs found'): now and then a page of a cross-partition query served while a " +
-        "split commits ends early without x-ms-continuation, and the rows past the split point are never returned",
-    },
     () => {
       assert.deepEqual(pagedQueryFindings, []);
     },

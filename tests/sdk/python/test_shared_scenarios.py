@@ -1,17 +1,12 @@
 """The shared scenarios (tests/sdk/scenarios/scenarios.json), each through the sync and the
 aio client. Expected values come from the scenario file only."""
 
-import re
-
 import pytest
 
 from scenario_driver import SCENARIOS, check_error, check_pages, check_rows, reporting
 
-# Known Orrery gaps the lead is fixing on main: these scenarios stay and are expected to fail.
-KNOWN_SERVER_GAPS = {
-    "comparison across types matches nothing": "known Orrery gap: != across types matches instead of being undefined",
-    "filter, one partition, in creation order": "known Orrery gap: queries without ORDER BY within a partition are not in creation order",
-}
+# Known Orrery gaps: these scenarios stay and are expected to fail. None at present.
+KNOWN_SERVER_GAPS = {}
 
 # Cross-partition queries whose features need the SDK's client-side pipeline
 # (azure/cosmos/_execution_context/multi_execution_aggregator.py): it keeps no
@@ -27,26 +22,10 @@ UNSUPPORTED = {
 }
 
 
-# A reserved word used as a bare property name is a syntax error (SC1001) in the service:
-# `c.group` must be written `c["group"]` (shared docs: query-language.md, "Reserved words").
-# Scenarios written that way are bugs of the scenario file, reported, and expected to fail
-# with 400 until the file is corrected.
-RESERVED_AFTER_DOT = re.compile(r"\.(group|value|order|by|top|select|from|where|in|join)\b", re.IGNORECASE)
-
-
 def marks_of(sc, resume=False):
     marks = []
-    word = RESERVED_AFTER_DOT.search(sc["query"])
-    if word:
-        marks.append(
-            pytest.mark.xfail(
-                reason=f"scenario file bug: reserved word {word.group(1)!r} used as a bare property name "
-                f"(SC1001 in the service; write c[\"{word.group(1)}\"])",
-                strict=False,
-            )
-        )
     if sc["name"] in KNOWN_SERVER_GAPS:
-        marks.append(pytest.mark.xfail(reason=KNOWN_SERVER_GAPS[sc["name"]], strict=False))
+        marks.append(pytest.mark.xfail(reason=KNOWN_SERVER_GAPS[sc["name"]], strict=True))
     if sc.get("partitionKey") is None:
         for feature, reason in UNSUPPORTED.items():
             if feature in sc["features"]:
