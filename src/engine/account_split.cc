@@ -18,6 +18,7 @@
 
 #include "engine/account.h"
 #include "engine/change_feed.h"
+#include "engine/creation_order.h"
 #include "index/index_key.h"
 #include "json/json.h"
 #include "storage/keys.h"
@@ -51,6 +52,7 @@ void AddChildDropToBatch(uint32_t container, uint32_t left, uint32_t right,
     batch.DeleteRange(index::PartitionBegin(container, child),
                       index::PartitionBegin(container, child + 1));
     batch.DeleteRange(ChangeFeedBegin(container, child, 0), ChangeFeedEnd(container, child));
+    batch.DeleteRange(CreationKey(container, child, 0), CreationEnd(container, child));
   }
 }
 

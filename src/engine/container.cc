@@ -5,6 +5,7 @@
 #include "common/encoding.h"
 #include "engine/change_feed.h"
 #include "engine/continuation_token.h"
+#include "engine/creation_order.h"
 #include "engine/etag.h"
 #include "engine/item_record.h"
 #include "engine/item_rules.h"
@@ -203,6 +204,12 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
     batch.Put(ChangeFeedKey(settings_.number, partition, number),
               storage::keys::ItemSuffix(write.epk, write.id));
   }
+  if (!alive) {
+    // A new item: on the creation lists under its new number, and off them under the
+    // number of an expired version it replaces.
+    AddCreationChanges(batch, write.epk, write.id, old ? ItemNumberOfJson(old->json) : std::nullopt,
+                       number);
+  }
   const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
   result.index_terms = new_terms.size() / partitions.size();
   AddIndexChanges(batch,
@@ -277,6 +284,7 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
       batch.Delete(ChangeFeedKey(settings_.number, partition, record->lsn));
     }
   }
+  AddCreationChanges(batch, epk, id, ItemNumberOfJson(record->json), std::nullopt);
   const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
   result.index_terms = old_terms.size() / partitions.size();
   AddIndexChanges(batch, old_terms, {});
@@ -380,8 +388,11 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
                     UniqueKeyPolicy::ContainerEnd(settings_.number));
   batch.DeleteRange(storage::keys::LogicalPartitionsBegin(settings_.number),
                     storage::keys::LogicalPartitionsEnd(settings_.number));
+  batch.DeleteRange(CreationContainerBegin(settings_.number),
+                    CreationContainerEnd(settings_.number));
   batch.Delete(IndexMarkerKey());
   batch.Delete(SizesMarkerKey());
+  batch.Delete(CreationMarkerKey());
   // A rebuild still running would write entries after the drop.
   StopIndexRebuild();
 }

@@ -14,11 +14,13 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/status.h"
 #include "engine/batch.h"
+#include "engine/creation_order.h"
 #include "engine/item_result.h"
 #include "engine/number_allocator.h"
 #include "engine/partition/partition_key.h"
@@ -135,6 +137,8 @@ struct ContainerWriteState {
   // Bumped by each split's commit before it drops the parent's entries: a Container
   // object opened before that reads a map whose partitions may have lost them.
   std::atomic<uint64_t> partition_map_generation{0};
+  // Whether the creation-order lists (creation_order.h) hold every item.
+  std::atomic<bool> creation_order_kept{false};
   std::shared_ptr<const PartitionMap> write_map;
   std::optional<SplitInProgress> split;
   // The policy writers index under. Replaced only while every stripe is held, so a
@@ -277,6 +281,13 @@ class Container {
   Status EnsureSizesCounted();
   // The meta key that says the sizes are complete.
   std::string SizesMarkerKey() const;
+
+  // Creation order (container_creation_order.cc, creation_order.h): lists the items of
+  // data written before they were kept (once; call before writes), and the meta key
+  // that says they are complete. Without it (a read-only store of such data), queries
+  // read in key order.
+  Status EnsureCreationOrderKept();
+  std::string CreationMarkerKey() const;
 
   // Time to live (container_ttl.cc). The background purge: reads up to `max_scanned`
   // items from where the previous call stopped (wrapping around at the end), and
@@ -429,6 +440,28 @@ class Container {
   Status CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                               std::vector<std::string>& keys) const;
   Result<std::optional<std::string>> LoadItem(QueryRun& run, std::string_view key_suffix) const;
+  // The items of several (number, key suffix) pairs in one batch, nullopt for those
+  // deleted or expired; not counted as loaded (the caller counts those it uses).
+  Result<std::vector<std::optional<std::string>>> LoadItems(
+      QueryRun& run, const std::vector<std::pair<uint64_t, std::string>>& items) const;
+
+  using CreationVisit = std::function<bool(const CreationPosition& position,
+                                           std::string_view key_suffix, std::string_view json)>;
+  bool creation_order_kept() const { return write_state_->creation_order_kept.load(); }
+  // Visits the items of the run's scope as the service returns them without ORDER BY:
+  // physical partitions in EPK order, each in creation order, after `resume` (a
+  // continuation's positions; nullptr: from the start).
+  Status ScanInCreationOrder(QueryRun& run, const std::vector<CreationPosition>* resume,
+                             const CreationVisit& visit,
+                             const std::unordered_set<std::string_view>* only = nullptr) const;
+  // The same for the item keys an index lookup found.
+  Status VisitInCreationOrder(QueryRun& run, const std::vector<std::string>& keys,
+                              const std::vector<CreationPosition>* resume,
+                              const CreationVisit& visit) const;
+  // Moves an item between the creation lists in `batch`: off them under `removed`, on
+  // them under `added` (an item's number, from its _rid).
+  void AddCreationChanges(storage::WriteBatch& batch, std::string_view epk, std::string_view id,
+                          std::optional<uint64_t> removed, std::optional<uint64_t> added) const;
 
   ContainerSettings settings_;
   index::IndexingPolicy indexing_;

@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <unordered_set>
 
 #include "engine/container.h"
 #include "engine/continuation_token.h"
+#include "engine/creation_order.h"
 #include "engine/index_plan.h"
 #include "engine/item_record.h"
 #include "engine/query_routing.h"
@@ -60,6 +62,48 @@ Result<json::Value> ParseForQuery(const query::CompiledQuery& query, std::string
   return json::Parse(json, options);
 }
 
+// Up to this many index matches are put in creation order by reading their numbers;
+// beyond, the creation lists are walked instead.
+constexpr size_t kCandidatesToNumber = 512;
+
+// The most items a creation-order scan reads in one batch.
+constexpr size_t kMaxLoadBatch = 128;
+
+std::string_view EpkOfSuffix(std::string_view suffix) {
+  return suffix.substr(0, suffix.find('\0'));
+}
+
+// Where a partition's items start in creation order, given where the last page ended
+// (continuation_token.h): partitions before the first range listed are done (nullopt);
+// one inside a listed range (the one the page ended in, or one a split made of it or of
+// a range still pending) goes on after that range's number; others start at the
+// beginning.
+std::optional<uint64_t> StartAfter(const PhysicalPartition& p,
+                                   const std::vector<CreationPosition>* resume) {
+  if (resume == nullptr || resume->empty()) return 0;
+  if (p.max_exclusive != "FF" && p.max_exclusive <= resume->front().min) return std::nullopt;
+  uint64_t after = 0;
+  for (const CreationPosition& range : *resume) {
+    const bool overlaps = (range.max == "FF" || p.min_inclusive < range.max) &&
+                          (p.max_exclusive == "FF" || range.min < p.max_exclusive);
+    if (overlaps) after = std::max(after, range.number);
+  }
+  return after;
+}
+
+// Where the next page starts: after `ended` in its partition, and, beyond that partition,
+// whatever the previous token still listed (the rest of a range a split divided).
+std::vector<CreationPosition> NextResume(const CreationPosition& ended,
+                                         const std::vector<CreationPosition>* previous) {
+  std::vector<CreationPosition> next{ended};
+  if (previous == nullptr || ended.max == "FF") return next;
+  for (const CreationPosition& range : *previous) {
+    const std::string& min = std::max(range.min, ended.max);
+    if (range.max == "FF" || min < range.max) next.push_back({min, range.max, range.number});
+  }
+  return next;
+}
+
 bool IsScalarTag(index::ValueTag tag) {
   return tag != index::ValueTag::kArray && tag != index::ValueTag::kObject;
 }
@@ -92,6 +136,27 @@ Result<std::optional<std::string>> Container::LoadItem(QueryRun& run,
   run.page.loaded_bytes += record->json.size();
   ++run.page.loaded_count;
   return std::optional<std::string>(std::string(record->json));
+}
+
+Result<std::vector<std::optional<std::string>>> Container::LoadItems(
+    QueryRun& run, const std::vector<std::pair<uint64_t, std::string>>& items) const {
+  const auto start = Clock::now();
+  std::vector<std::string> keys;
+  keys.reserve(items.size());
+  for (const auto& [number, suffix] : items) {
+    keys.push_back(storage::keys::ItemsFrom(settings_.number, ""));
+    keys.back() += suffix;
+  }
+  ORRERY_ASSIGN_OR_RETURN(std::vector<std::optional<std::string>> stored, store_.MultiGet(keys));
+  run.page.document_load_ms += MillisSince(start);
+  std::vector<std::optional<std::string>> out(stored.size());
+  for (size_t i = 0; i < stored.size(); ++i) {
+    if (!stored[i]) continue;  // deleted since the entry was read
+    std::optional<ItemRecordView> record = DecodeItemRecord(*stored[i]);
+    if (!record || IsExpired(record->json)) continue;
+    out[i] = std::string(record->json);
+  }
+  return out;
 }
 
 Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
@@ -198,6 +263,114 @@ Status Container::CollectOrderedRows(QueryRun& run) const {
   return Status::Ok();
 }
 
+Status Container::ScanInCreationOrder(QueryRun& run, const std::vector<CreationPosition>* resume,
+                                      const CreationVisit& visit,
+                                      const std::unordered_set<std::string_view>* only) const {
+  const ReadScope& scope = run.scope;
+  const uint32_t n = settings_.number;
+  bool go_on = true;
+  Status status;
+  // The items a list names are read a batch at a time (one MultiGet), the batch growing
+  // from a few (a page of one item reads little ahead) to kMaxLoadBatch.
+  std::vector<std::pair<uint64_t, std::string>> pending;
+  size_t batch = 4;
+  for (const PhysicalPartition* p : PartitionsIn(scope)) {
+    const std::optional<uint64_t> after = StartAfter(*p, resume);
+    if (!after) continue;
+    CreationPosition position{p->min_inclusive, p->max_exclusive, 0};
+    const auto flush = [&] {
+      if (pending.empty()) return go_on;
+      Result<std::vector<std::optional<std::string>>> jsons = LoadItems(run, pending);
+      if (!jsons.ok()) {
+        status = jsons.status();
+        return false;
+      }
+      for (size_t i = 0; i < pending.size() && go_on; ++i) {
+        if (!(*jsons)[i]) continue;  // deleted or expired since the entry was read
+        // Read ahead in a batch, charged as read only when visited (ru-model.md row 17).
+        run.page.loaded_bytes += (*jsons)[i]->size();
+        ++run.page.loaded_count;
+        position.number = pending[i].first;
+        go_on = visit(position, pending[i].second, *(*jsons)[i]);
+      }
+      pending.clear();
+      batch = std::min(batch * 2, kMaxLoadBatch);
+      return go_on;
+    };
+    const auto add = [&](uint64_t number, std::string suffix) {
+      if (only != nullptr && only->count(suffix) == 0) return true;
+      pending.emplace_back(number, std::move(suffix));
+      return pending.size() < batch || flush();
+    };
+    if (scope.exact_epk) {
+      // One logical partition: its own list, not the whole physical partition's.
+      const std::string& epk = *scope.exact_epk;
+      ORRERY_RETURN_IF_ERROR(
+          store_.Scan(LogicalCreationBegin(n, epk, *after), LogicalCreationEnd(n, epk),
+                      [&](std::string_view key, std::string_view id) {
+                        const std::optional<uint64_t> number = CreationNumberOf(key);
+                        return !number || add(*number, storage::keys::ItemSuffix(epk, id));
+                      }));
+    } else {
+      ORRERY_RETURN_IF_ERROR(store_.Scan(
+          CreationBegin(n, p->number, *after), CreationEnd(n, p->number),
+          [&](std::string_view key, std::string_view suffix) {
+            const std::optional<uint64_t> number = CreationNumberOf(key);
+            if (!number || !scope.Contains(EpkOfSuffix(suffix))) return true;
+            return add(*number, std::string(suffix));
+          },
+          storage::Store::ScanMode::kBulk));
+    }
+    if (status.ok()) flush();
+    ORRERY_RETURN_IF_ERROR(status);
+    if (!go_on) break;
+  }
+  return Status::Ok();
+}
+
+Status Container::VisitInCreationOrder(QueryRun& run, const std::vector<std::string>& keys,
+                                       const std::vector<CreationPosition>* resume,
+                                       const CreationVisit& visit) const {
+  // The index gives keys, not numbers. Many keys: walk the creation lists and take the
+  // items among them. Few: read each item's number from its record.
+  if (keys.size() > kCandidatesToNumber) {
+    const std::unordered_set<std::string_view> only(keys.begin(), keys.end());
+    return ScanInCreationOrder(run, resume, visit, &only);
+  }
+  struct Candidate {
+    size_t partition;  // position in the container's partitions, which are in EPK order
+    uint64_t number;
+    const std::string* key;
+  };
+  const std::vector<PhysicalPartition>& partitions = settings_.partitions.partitions();
+  std::vector<Candidate> candidates;
+  candidates.reserve(keys.size());
+  for (const std::string& key : keys) {
+    const PhysicalPartition& owner = settings_.partitions.Owner(EpkOfSuffix(key));
+    const std::optional<uint64_t> after = StartAfter(owner, resume);
+    if (!after) continue;
+    std::string storage_key = storage::keys::ItemsFrom(settings_.number, "");
+    storage_key += key;
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(storage_key));
+    std::optional<ItemRecordView> record =
+        stored ? DecodeItemRecord(*stored) : std::optional<ItemRecordView>();
+    if (!record) continue;
+    const std::optional<uint64_t> number = ItemNumberOfJson(record->json);
+    if (!number || *number <= *after) continue;
+    candidates.push_back({static_cast<size_t>(&owner - partitions.data()), *number, &key});
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return a.partition != b.partition ? a.partition < b.partition : a.number < b.number;
+  });
+  for (const Candidate& c : candidates) {
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, *c.key));
+    if (!json) continue;
+    const PhysicalPartition& p = partitions[c.partition];
+    if (!visit(CreationPosition{p.min_inclusive, p.max_exclusive, c.number}, *c.key, *json)) break;
+  }
+  return Status::Ok();
+}
+
 Result<FeedPage> Container::Query(const query::CompiledQuery& query,
                                   const ReadScope& requested_scope, int max_items,
                                   std::string_view continuation) const {
@@ -249,16 +422,26 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     const auto evaluate_until_enough = [&](std::string_view json) {
       return evaluate(json) && !(query.keeps_row_order() && run.rows.size() >= rows_needed);
     };
+    const auto evaluate_in_order = [&](const CreationPosition&, std::string_view,
+                                       std::string_view json) {
+      return evaluate_until_enough(json);
+    };
     if (plan.kind == IndexPlan::Kind::kOrdered) {
       run.rows_needed = rows_needed;
       ORRERY_RETURN_IF_ERROR(CollectOrderedRows(run));
     } else if (plan.kind == IndexPlan::Kind::kLookup) {
       std::vector<std::string> keys;
       ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, "", keys));
-      for (const std::string& key : keys) {
-        ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
-        if (json && !evaluate_until_enough(*json)) break;
+      if (creation_order_kept()) {
+        ORRERY_RETURN_IF_ERROR(VisitInCreationOrder(run, keys, nullptr, evaluate_in_order));
+      } else {
+        for (const std::string& key : keys) {
+          ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
+          if (json && !evaluate_until_enough(*json)) break;
+        }
       }
+    } else if (creation_order_kept()) {
+      ORRERY_RETURN_IF_ERROR(ScanInCreationOrder(run, nullptr, evaluate_in_order));
     } else {
       ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {
         page.loaded_bytes += json.size();
@@ -278,10 +461,13 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     return page;
   }
 
-  // Rows stream in storage order; a page ends after max_items rows.
+  // Rows stream in the service's order (creation order within each physical partition;
+  // key order for data of a read-only store that lists no creation order); a page ends
+  // after max_items rows.
   const std::optional<int64_t> top = query.top();
   int64_t emitted = token.number;
   std::string last_key;
+  CreationPosition last_position;
   bool more = false;
   const auto visit = [&](std::string_view key, std::string_view json) {
     if (top && emitted >= *top) return false;
@@ -300,13 +486,31 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     last_key.assign(key);
     return true;
   };
+  const auto visit_in_order = [&](const CreationPosition& position, std::string_view key,
+                                  std::string_view json) {
+    if (!visit(key, json)) return false;
+    last_position = position;
+    return true;
+  };
+  const bool in_creation_order = creation_order_kept();
+  if (!continuation.empty() && token.is_creation != in_creation_order) {
+    return Status::BadRequest(kInvalidContinuation);
+  }
+  const std::vector<CreationPosition>* from = continuation.empty() ? nullptr : &token.positions;
   if (plan.kind == IndexPlan::Kind::kLookup) {
     std::vector<std::string> keys;
-    ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, token.key_suffix, keys));
-    for (const std::string& key : keys) {
-      ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
-      if (json && !visit(key, *json)) break;
+    ORRERY_RETURN_IF_ERROR(
+        CollectCandidateKeys(run, in_creation_order ? "" : token.key_suffix, keys));
+    if (in_creation_order) {
+      ORRERY_RETURN_IF_ERROR(VisitInCreationOrder(run, keys, from, visit_in_order));
+    } else {
+      for (const std::string& key : keys) {
+        ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
+        if (json && !visit(key, *json)) break;
+      }
     }
+  } else if (in_creation_order) {
+    ORRERY_RETURN_IF_ERROR(ScanInCreationOrder(run, from, visit_in_order));
   } else {
     ORRERY_RETURN_IF_ERROR(
         ScanScope(scope, token.key_suffix, [&](std::string_view key, std::string_view json) {
@@ -317,7 +521,9 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   }
   ORRERY_RETURN_IF_ERROR(eval_status);
   if (more && !(top && emitted >= *top)) {
-    page.continuation = EncodeKeyToken(last_key, emitted);
+    page.continuation = in_creation_order
+                            ? EncodeCreationToken(NextResume(last_position, from), emitted)
+                            : EncodeKeyToken(last_key, emitted);
   }
   return page;
 }

@@ -13,6 +13,7 @@
 
 #include "engine/change_feed.h"
 #include "engine/container.h"
+#include "engine/creation_order.h"
 #include "engine/item_record.h"
 #include "index/index_key.h"
 #include "storage/keys.h"
@@ -62,6 +63,10 @@ Status Container::CopyForSplit(uint32_t parent) const {
         const uint32_t child = epk < split.at ? split.left : split.right;
         if (record.lsn != 0) {
           batch.Put(ChangeFeedKey(settings_.number, child, record.lsn),
+                    storage::keys::ItemSuffix(epk, id));
+        }
+        if (std::optional<uint64_t> number = ItemNumberOfJson(record.json)) {
+          batch.Put(CreationKey(settings_.number, child, *number),
                     storage::keys::ItemSuffix(epk, id));
         }
         // IndexKeysOf files under the parent and the child: the parent's are there.
@@ -159,6 +164,8 @@ void Container::AddPartitionDropToBatch(uint32_t partition, storage::WriteBatch&
                     index::PartitionBegin(settings_.number, partition + 1));
   batch.DeleteRange(ChangeFeedBegin(settings_.number, partition, 0),
                     ChangeFeedEnd(settings_.number, partition));
+  batch.DeleteRange(CreationKey(settings_.number, partition, 0),
+                    CreationEnd(settings_.number, partition));
 }
 
 }  // namespace orrery::engine

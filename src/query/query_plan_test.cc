@@ -180,13 +180,14 @@ TEST(QueryPlanTest, GroupBy) {
       R"("SELECT [{\"item\": c.g}] AS groupByItems, {\"g\": c.g, \"cnt\": {\"item\": )"
       R"(COUNT(1)}, \"a\": {\"item\": {\"sum\": SUM(c.n), \"count\": COUNT(c.n)}}} AS payload )"
       R"(FROM c AS c GROUP BY c.g")");
+  // Groups come out in ascending order of their keys: null before strings.
   EXPECT_EQ(RunRewritten(query),
-            R"([{"groupByItems":[{"item":"a"}],"payload":{"g":"a","cnt":{"item":2},)"
+            R"([{"groupByItems":[{"item":null}],"payload":{"g":null,"cnt":{"item":1},)"
+            R"("a":{"item":{"sum":2,"count":1}}}},)"
+            R"({"groupByItems":[{"item":"a"}],"payload":{"g":"a","cnt":{"item":2},)"
             R"("a":{"item":{"sum":3,"count":1}}}},)"
             R"({"groupByItems":[{"item":"b"}],"payload":{"g":"b","cnt":{"item":1},)"
-            R"("a":{"item":{"sum":1,"count":1}}}},)"
-            R"({"groupByItems":[{"item":null}],"payload":{"g":null,"cnt":{"item":1},)"
-            R"("a":{"item":{"sum":2,"count":1}}}}])");
+            R"("a":{"item":{"sum":1,"count":1}}}}])");
 }
 
 TEST(QueryPlanTest, GroupByValueAndAggregatesWithoutGroupBy) {
@@ -194,9 +195,9 @@ TEST(QueryPlanTest, GroupByValueAndAggregatesWithoutGroupBy) {
   EXPECT_EQ(Member(value, "hasSelectValue"), "true");
   EXPECT_EQ(Member(value, "aggregates"), "[]");
   EXPECT_EQ(RunRewritten("SELECT VALUE c.g FROM c WHERE c.n > 0 GROUP BY c.g"),
-            R"([{"groupByItems":[{"item":"a"}],"payload":"a"},)"
-            R"({"groupByItems":[{"item":"b"}],"payload":"b"},)"
-            R"({"groupByItems":[{"item":null}],"payload":null}])");
+            R"([{"groupByItems":[{"item":null}],"payload":null},)"
+            R"({"groupByItems":[{"item":"a"}],"payload":"a"},)"
+            R"({"groupByItems":[{"item":"b"}],"payload":"b"}])");
   const json::Value count = Info("SELECT VALUE COUNT(1) FROM c GROUP BY c.g");
   EXPECT_EQ(Member(count, "aggregates"), R"(["Count"])");
   EXPECT_EQ(Member(count, "rewrittenQuery"),

@@ -27,6 +27,9 @@ inline constexpr char kChangeFeedSpace = '\x13';
 // Logical partition sizes by (container, EPK) -> counter (storage/counter.h) of items
 // and bytes, labelled with the partition key value as JSON.
 inline constexpr char kLogicalPartitionSpace = '\x14';
+// Items in creation (_rid) order, per physical partition and per logical partition;
+// the encoding below the prefix belongs to src/engine/creation_order.h.
+inline constexpr char kCreationOrderSpace = '\x15';
 
 std::string Meta(std::string_view name);
 std::string Database(std::string_view database_id);

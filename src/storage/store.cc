@@ -184,6 +184,24 @@ Result<std::optional<std::string>> Store::Get(std::string_view key) const {
   return std::optional<std::string>(std::move(value));
 }
 
+Result<std::vector<std::optional<std::string>>> Store::MultiGet(
+    const std::vector<std::string>& keys) const {
+  std::vector<rocksdb::Slice> slices;
+  slices.reserve(keys.size());
+  for (const std::string& key : keys) slices.emplace_back(key);
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  rep_->db->MultiGet(rocksdb::ReadOptions(), rep_->db->DefaultColumnFamily(), keys.size(),
+                     slices.data(), values.data(), statuses.data());
+  std::vector<std::optional<std::string>> out(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    ORRERY_RETURN_IF_ERROR(ToStatus(statuses[i]));
+    out[i] = values[i].ToString();
+  }
+  return out;
+}
+
 Status Store::Write(WriteBatch& batch) {
   if (rep_->read_only) return ReadOnlyAfterDiskFullError();
   return ToStatus(rep_->db->Write(rep_->write_options, &batch.rep_->batch));

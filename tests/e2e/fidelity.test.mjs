@@ -145,6 +145,43 @@ describe("fidelity", { timeout: TIMEOUT }, () => {
     }
   });
 
+  test("queries without ORDER BY return items in creation order, whatever the ids; GROUP BY in key order", async () => {
+    const database = client.database(dbId);
+    const { container: c } = await database.containers.create({ id: "order", partitionKey: { paths: ["/pk"], version: 2 } });
+    // Created in this order, which is neither id order nor key order.
+    const created = [
+      { id: "zulu", pk: "b", kind: "x", n: 5 },
+      { id: "alpha", pk: "a", kind: "y", n: 3 },
+      { id: "mike", pk: "b", kind: "x", n: 9 },
+      { id: "bravo", pk: "c", kind: "x", n: 1 },
+      { id: "yankee", pk: "a", kind: "y", n: 7 },
+      { id: "charlie", pk: "b", kind: "x", n: 2 },
+    ];
+    for (const item of created) await c.items.create(item);
+    const ids = (list) => list.map((d) => (typeof d === "string" ? d : d.id));
+    const inOrder = (filter) => created.filter(filter).map((d) => d.id);
+    const all = () => true;
+    // One physical partition: the whole container in creation order, also a page at a time.
+    assert.deepEqual(ids((await c.items.query("SELECT * FROM c").fetchAll()).resources), inOrder(all));
+    const paged = [];
+    for (const it = c.items.query("SELECT VALUE c.id FROM c", { maxItemCount: 2 }); it.hasMoreResults(); ) {
+      paged.push(...(await it.fetchNext()).resources);
+    }
+    assert.deepEqual(paged, inOrder(all));
+    // One logical partition, an index lookup, and a lookup within one logical partition.
+    assert.deepEqual(ids((await c.items.query("SELECT * FROM c", { partitionKey: "b" }).fetchAll()).resources), inOrder((d) => d.pk === "b"));
+    assert.deepEqual((await c.items.query("SELECT VALUE c.id FROM c WHERE c.kind = 'x'").fetchAll()).resources, inOrder((d) => d.kind === "x"));
+    assert.deepEqual((await c.items.query("SELECT VALUE c.id FROM c WHERE c.n > 2", { partitionKey: "b" }).fetchAll()).resources, inOrder((d) => d.pk === "b" && d.n > 2));
+    // A replace keeps an item's place.
+    await c.item("zulu", "b").replace({ id: "zulu", pk: "b", kind: "x", n: 6 });
+    assert.deepEqual((await c.items.query("SELECT VALUE c.id FROM c").fetchAll()).resources, inOrder(all));
+    // GROUP BY: the groups in ascending order of their keys, within one partition.
+    const groups = (await c.items.query("SELECT c.kind, COUNT(1) AS n FROM c GROUP BY c.kind", { partitionKey: "a" }).fetchAll()).resources;
+    assert.deepEqual(groups, [{ kind: "y", n: 2 }]);
+    const byN = (await c.items.query("SELECT VALUE c.n FROM c GROUP BY c.n", { partitionKey: "b" }).fetchAll()).resources;
+    assert.deepEqual(byN, [2, 6, 9]);
+  });
+
   test("the account advertises the query limits it enforces", async () => {
     const { resource: account } = await client.getDatabaseAccount();
     const raw = (await rest.get([])).body.queryEngineConfiguration;

@@ -61,11 +61,20 @@ describe("throughput enforcement", { timeout: TIMEOUT }, () => {
     return outcome;
   }
 
+  // Counted through a client that retries its 429s: the container is still paying back
+  // the hot load's debt when the count runs, and the count is not what is under test.
   const stored = async (prefix) => {
-    const { resources } = await container.items
-      .query({ query: "SELECT VALUE COUNT(1) FROM c WHERE STARTSWITH(c.id, @p)", parameters: [{ name: "@p", value: prefix }] })
-      .fetchAll();
-    return resources[0];
+    const checker = sdkClient(server);
+    try {
+      const { resources } = await checker
+        .database(dbId)
+        .container("c")
+        .items.query({ query: "SELECT VALUE COUNT(1) FROM c WHERE STARTSWITH(c.id, @p)", parameters: [{ name: "@p", value: prefix }] })
+        .fetchAll();
+      return resources[0];
+    } finally {
+      checker.dispose();
+    }
   };
 
   test("spread over many keys the load fits; on one key it is throttled", async () => {

@@ -1,0 +1,68 @@
+// Keeping the creation lists of creation_order.h: the order the service returns items
+// in when a query has no ORDER BY (container_query.cc reads them).
+
+#include "engine/container.h"
+#include "engine/creation_order.h"
+#include "engine/item_record.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+namespace {
+
+constexpr const char* kCreationMarkerPrefix = "creation-order/";
+
+}  // namespace
+
+std::string Container::CreationMarkerKey() const {
+  return storage::keys::Meta(kCreationMarkerPrefix + std::to_string(settings_.number));
+}
+
+void Container::AddCreationChanges(storage::WriteBatch& batch, std::string_view epk,
+                                   std::string_view id, std::optional<uint64_t> removed,
+                                   std::optional<uint64_t> added) const {
+  const uint32_t n = settings_.number;
+  for (const uint32_t partition : WritePartitionsOf(epk)) {
+    if (removed) batch.Delete(CreationKey(n, partition, *removed));
+    if (added) batch.Put(CreationKey(n, partition, *added), storage::keys::ItemSuffix(epk, id));
+  }
+  if (removed) batch.Delete(LogicalCreationKey(n, epk, *removed));
+  if (added) batch.Put(LogicalCreationKey(n, epk, *added), std::string(id));
+}
+
+Status Container::EnsureCreationOrderKept() {
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> marker, store_.Get(CreationMarkerKey()));
+  if (marker || store_.ReadOnly()) {
+    write_state_->creation_order_kept.store(marker.has_value());
+    return Status::Ok();
+  }
+  // Data written before the lists were kept: list it once, before any write runs.
+  const uint32_t n = settings_.number;
+  storage::WriteBatch batch;
+  batch.DeleteRange(CreationContainerBegin(n), CreationContainerEnd(n));
+  Status status;
+  ORRERY_RETURN_IF_ERROR(store_.Scan(
+      storage::keys::ItemsFrom(n, ""), storage::keys::ItemsEnd(n),
+      [&](std::string_view key, std::string_view value) {
+        std::string_view epk, id;
+        std::optional<ItemRecordView> record = DecodeItemRecord(value);
+        if (!storage::keys::ParseItem(key, epk, id) || !record) return true;
+        const std::optional<uint64_t> number = ItemNumberOfJson(record->json);
+        if (!number) return true;
+        batch.Put(CreationKey(n, settings_.partitions.Owner(epk).number, *number),
+                  storage::keys::ItemSuffix(epk, id));
+        batch.Put(LogicalCreationKey(n, epk, *number), std::string(id));
+        if (batch.count() >= 4096) {
+          status = store_.Write(batch);
+          batch = storage::WriteBatch();
+        }
+        return status.ok();
+      },
+      storage::Store::ScanMode::kBulk));
+  ORRERY_RETURN_IF_ERROR(status);
+  batch.Put(CreationMarkerKey(), "1");
+  ORRERY_RETURN_IF_ERROR(store_.WriteSynced(batch));
+  write_state_->creation_order_kept.store(true);
+  return Status::Ok();
+}
+
+}  // namespace orrery::engine
