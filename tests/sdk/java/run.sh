@@ -7,10 +7,11 @@ set -uo pipefail
 cd "$(dirname "$0")"
 : "${ORRERY_BIN:?ORRERY_BIN must name the orrery binary}"
 export ORRERY_BIN
+export MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.passthrough=false -Dstyle.color=never"
 MVN=(mvn -B -q --no-transfer-progress -Dstyle.color=never)
 
 # The lock: the resolved dependency tree must be the one deps.lock records.
-"${MVN[@]}" dependency:list -DoutputFile=target/deps.txt -Dsort=true >/dev/null || { echo "java sdk: dependency resolution failed"; exit 1; }
+"${MVN[@]}" dependency:list -DoutputFile=target/deps.txt -Dsort=true >/dev/null 2>&1 || { echo "java sdk: dependency resolution failed"; exit 1; }
 if ! diff <(grep '^ ' target/deps.txt | sed 's/^ *//' | sort) deps.lock >/dev/null; then
   echo "java sdk: resolved dependencies differ from deps.lock:"
   diff <(grep '^ ' target/deps.txt | sed 's/^ *//' | sort) deps.lock
