@@ -80,6 +80,13 @@ class DirectModeTest {
             } catch (RuntimeException e) {
                 assertAdvice(e, (System.nanoTime() - writeStart) / 1_000_000);
             }
+            long queryStart = System.nanoTime();
+            try {
+                c.queryItems("SELECT * FROM c", JsonNode.class).byPage().blockLast(BOUND.plusSeconds(10));
+                fail("a direct-mode query succeeded against orrery");
+            } catch (RuntimeException e) {
+                assertAdvice(e, (System.nanoTime() - queryStart) / 1_000_000);
+            }
         }
     }
 }
