@@ -231,6 +231,24 @@ class ItemsTest {
     }
 
     @Test
+    void readMany() {
+        for (int i = 0; i < 4; i++) {
+            c.createItem(doc("rm" + i, "rm-" + i, i), new PartitionKey("rm-" + i), new CosmosItemRequestOptions());
+        }
+        List<com.azure.cosmos.models.CosmosItemIdentity> ids = List.of(
+            new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("rm-0"), "rm0"),
+            new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("rm-2"), "rm2"),
+            new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("rm-3"), "rm3"),
+            // the right id under another key, and a missing id: not found, no error
+            new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("rm-0"), "rm1"),
+            new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("rm-9"), "nope"));
+        com.azure.cosmos.models.FeedResponse<JsonNode> r = c.readMany(ids, JsonNode.class);
+        List<String> found = r.getResults().stream().map(n -> n.get("id").asText()).sorted().toList();
+        assertEquals(List.of("rm0", "rm2", "rm3"), found);
+        assertTrue(r.getRequestCharge() > 0);
+    }
+
+    @Test
     void sessionTokensRoundTrip() {
         PartitionKey pk = new PartitionKey("session");
         CosmosItemResponse<ObjectNode> w = c.createItem(doc("s1", "session", 1), pk, new CosmosItemRequestOptions());
