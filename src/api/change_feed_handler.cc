@@ -83,7 +83,8 @@ HandlerResult HandleChangeFeed(const RequestContext& ctx, const engine::Containe
   }
   response.headers.push_back({headers::kEtag, etag});
   response.headers.push_back({headers::kLsn, std::to_string(changes.last_lsn)});
-  response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
+  response.headers.push_back(
+      {headers::kSessionToken, ScopeSessionToken(ctx, container, scope.scope)});
   response.headers.push_back({headers::kContentPath, container.settings().rid});
   response.headers.push_back({headers::kAltContentPath, AltContentPath(container.settings())});
   return response;

@@ -20,6 +20,13 @@ void AddQuotaHeaders(http::Response& response, const engine::ContainerStatistics
                "documentsCount=-1;collectionSize=0;"});
 }
 
+// The owner's name-based path, as the service sends it with a container: the Java SDK
+// builds a container's altLink from it (RxDocumentServiceResponse.getResource through
+// PathsHelper.generatePathForNameBased) and its change feed needs that link.
+void AddOwnerHeader(http::Response& response, const std::string& database_id) {
+  response.headers.push_back({headers::kAltContentPath, "dbs/" + database_id});
+}
+
 // The service lists a sample of the largest logical partitions of each partition.
 constexpr size_t kStatisticsKeysPerPartition = 10;
 
@@ -41,6 +48,7 @@ HandlerResult HandleContainerFeed(const RequestContext& ctx) {
                             ctx.account.CreateContainer(db, std::move(body), throughput));
     http::Response response = ResourceResponse(ctx, 201, created, throughput::kMetadataWriteCharge);
     AddQuotaHeaders(response);
+    AddOwnerHeader(response, db);
     return response;
   }
   return Status::MethodNotAllowed("The containers feed supports GET and POST.");
@@ -59,6 +67,7 @@ HandlerResult HandleContainer(const RequestContext& ctx) {
       http::Response response = ResourceResponse(ctx, 200, container->settings().resource,
                                                  throughput::kMetadataReadCharge);
       AddQuotaHeaders(response);
+      AddOwnerHeader(response, db);
       return response;
     }
     // Usage and statistics cost a pass over the container's logical partitions: only
@@ -69,6 +78,7 @@ HandlerResult HandleContainer(const RequestContext& ctx) {
     if (partition_stats) resource.Set("statistics", ServiceStatisticsJson(stats));
     http::Response response = ResourceResponse(ctx, 200, resource, throughput::kMetadataReadCharge);
     AddQuotaHeaders(response, &stats);
+    AddOwnerHeader(response, db);
     // As the service, on request (the SDKs' populateQuotaInfo): how far the re-index
     // after an indexing-policy change has got.
     if (ctx.HeaderIsTrue(headers::kPopulateQuotaInfo)) {
@@ -82,7 +92,10 @@ HandlerResult HandleContainer(const RequestContext& ctx) {
     ORRERY_ASSIGN_OR_RETURN(json::Value replaced,
                             ctx.account.ReplaceContainer(db, id, std::move(body),
                                                          ctx.OptionalHeader(headers::kIfMatch)));
-    return ResourceResponse(ctx, 200, replaced, throughput::kMetadataWriteCharge);
+    http::Response response =
+        ResourceResponse(ctx, 200, replaced, throughput::kMetadataWriteCharge);
+    AddOwnerHeader(response, db);
+    return response;
   }
   if (method == "DELETE") {
     ORRERY_RETURN_IF_ERROR(ctx.account.DeleteContainer(db, id));

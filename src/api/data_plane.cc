@@ -144,4 +144,22 @@ std::string AllRangesSessionToken(const engine::Container& container) {
   return token;
 }
 
+std::string ScopeSessionToken(const RequestContext& ctx, const engine::Container& container,
+                              const engine::ReadScope& scope) {
+  if (const std::string* range_id = ctx.Header(headers::kPartitionKeyRangeId)) {
+    return SessionToken(*range_id, container.current_lsn());
+  }
+  std::string token;
+  for (const auto& p : container.settings().partitions.partitions()) {
+    const bool reads = scope.exact_epk
+                           ? p.Contains(*scope.exact_epk)
+                           : (scope.range.max == "FF" || p.min_inclusive < scope.range.max) &&
+                                 (p.max_exclusive == "FF" || scope.range.min < p.max_exclusive);
+    if (!reads) continue;
+    if (!token.empty()) token += ',';
+    token += SessionToken(p.id, container.current_lsn());
+  }
+  return token.empty() ? AllRangesSessionToken(container) : token;
+}
+
 }  // namespace orrery::api

@@ -21,6 +21,14 @@ std::string AltContentPath(const engine::ContainerSettings& s);
 std::string SessionToken(const std::string& pkrange_id, uint64_t lsn);
 // The session tokens of every range, at the container's current LSN.
 std::string AllRangesSessionToken(const engine::Container& container);
+// The session tokens of the ranges a feed request reads (its partition key's range, its
+// pkrange id's, ...): one token when it reads one range, as the service answers a
+// request to one partition. The Java SDK (SessionContainer.setSessionToken) parses a
+// response's token as a single "<range id>:<token>" and fails on a list.
+// A request naming its range (x-ms-documentdb-partitionkeyrangeid) gets that range's
+// token even when the range has split and its children served it.
+std::string ScopeSessionToken(const RequestContext& ctx, const engine::Container& container,
+                              const engine::ReadScope& scope);
 
 // The x-ms-consistency-level of a request, which may relax the account's level but not
 // strengthen it; checked before any work is done. Errors: BadRequest.

@@ -114,7 +114,8 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
     response.headers.push_back(
         {headers::kQueryMetrics, QueryMetricsHeader(page, times, OutputBytes(page))});
   }
-  response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
+  response.headers.push_back(
+      {headers::kSessionToken, ScopeSessionToken(ctx, container, scope.scope)});
   response.headers.push_back({headers::kContentPath, container.settings().rid});
   response.headers.push_back({headers::kAltContentPath, AltContentPath(container.settings())});
   return response;
@@ -132,7 +133,8 @@ HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& c
       ReadCharge(ctx, engine::FeedPageCharge(page, throughput::kMetadataReadCharge)));
   container.ChargeScope(scope.scope, charge);
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
-  response.headers.push_back({headers::kSessionToken, AllRangesSessionToken(container)});
+  response.headers.push_back(
+      {headers::kSessionToken, ScopeSessionToken(ctx, container, scope.scope)});
   response.headers.push_back({headers::kContentPath, container.settings().rid});
   response.headers.push_back({headers::kAltContentPath, AltContentPath(container.settings())});
   if (const std::string* range_id = ctx.Header(headers::kPartitionKeyRangeId)) {

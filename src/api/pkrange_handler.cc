@@ -50,8 +50,7 @@ HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx) {
   const double fraction = 1.0 / static_cast<double>(partitions.size());
   for (const auto& p : partitions) {
     if (p.number < newer_than) continue;
-    std::string rid =
-        engine::PartitionKeyRangeRid(settings.database_number, settings.number, p.number);
+    std::string rid = engine::PartitionKeyRangeRid(settings.rid, p.number);
     json::Array parents;
     for (const auto& parent : p.parents) parents.push_back(json::Value::String(parent));
     json::Value range = json::Value::MakeObject({

@@ -7,6 +7,7 @@
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/numeric_headers.h"
+#include "api/rid_path.h"
 #include "api/singleton_headers.h"
 #include "common/crypto.h"
 #include "common/encoding.h"
@@ -79,6 +80,22 @@ Status UnknownPath(const ResourcePath& path, const http::Request& request) {
                           path.resource_type + "') is not a resource this account serves.");
 }
 
+// A direct-mode client's address resolution (GET /addresses/?$resolveFor=...): it asks
+// for the replicas' rntbd:// addresses, which Orrery has not: it serves gateway mode
+// only. Answered before authentication (the SDKs sign it as a read of the container's
+// documents), with a 400 the SDKs neither retry nor hide, saying what to change.
+bool IsAddressResolution(const ResourcePath& path) {
+  return !path.segments.empty() && path.segments[0] == "addresses";
+}
+
+Status GatewayModeOnly() {
+  return Status::BadRequest(
+      "Orrery serves gateway mode only: it has no replica addresses for a direct-mode "
+      "client (this was the client's address resolution, GET /addresses). Configure the "
+      "client for gateway mode: Java: call .gatewayMode() on CosmosClientBuilder; .NET: "
+      "set CosmosClientOptions.ConnectionMode = ConnectionMode.Gateway.");
+}
+
 }  // namespace
 
 bool RequestContext::HeaderIsTrue(std::string_view lowercase_name) const {
@@ -109,7 +126,17 @@ http::Response Service::Handle(const http::Request& request) const {
   if (Status once = CheckSingletonHeaders(request); !once.ok()) {
     return ErrorResponse(once, activity_id, uri(), 0);
   }
-  Result<Access> access = authenticator_.Authenticate(request, *path);
+  if (IsAddressResolution(*path)) {
+    return ErrorResponse(GatewayModeOnly(), activity_id, uri(), 0);
+  }
+  // A rid-based path is served by names; its signature covers the rid.
+  std::optional<RidPath> rid_path = ResolveRidPath(account_, *path);
+  ResourcePath signed_path = *path;
+  if (rid_path) {
+    signed_path.resource_link = rid_path->signed_link;
+    path = std::move(rid_path->named);
+  }
+  Result<Access> access = authenticator_.Authenticate(request, signed_path);
   if (!access.ok()) {
     return ErrorResponse(access.status(), activity_id, uri(), 0);
   }

@@ -5,12 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "api/auth.h"
 #include "api/resource_path.h"
+#include "common/encoding.h"
 #include "json/json.h"
 
 namespace orrery::api {
@@ -181,5 +184,113 @@ TEST_F(ServiceHeaderChecksTest, AnUnsignedRequestIsUnauthorizedWhateverItsHeader
   EXPECT_EQ(Handle(request).status, 401);
 }
 
+// A direct-mode client's address resolution gets a 400 that says what to change,
+// signed or not (the SDK signs it as the container's documents).
+TEST(ServiceDirectModeTest, AddressResolutionSaysOrreryServesGatewayModeOnly) {
+  engine::AccountOptions options;
+  options.store.in_memory = true;
+  options.background_ttl_purge = false;
+  options.background_splits = false;
+  auto account = std::move(engine::Account::Open(options)).value();
+  Service service(
+      *account,
+      std::move(Authenticator::Create({kEmulatorMasterKey, "", ""}, Clock::System())).value(),
+      ServiceOptions{});
+  http::Request request;
+  request.method = "GET";
+  request.target =
+      "/addresses/?$resolveFor=dbs%2FAQAAAA%3D%3D%2Fcolls%2FAQAAAIAAAAE%3D%2Fdocs&$filter="
+      "protocol%20eq%20rntbd&$partitionKeyRangeIds=0";
+  const std::string date = Rfc1123Now();
+  request.headers = {{"x-ms-date", date},
+                     {"authorization", MasterKeyAuthorization(
+                                           kEmulatorMasterKey,
+                                           SignaturePayload("GET", "docs", "aqaaaiaaaae=", date))}};
+  for (bool sign : {true, false}) {
+    if (!sign) request.headers.clear();
+    const http::Response response = service.Handle(request);
+    EXPECT_EQ(response.status, 400) << response.body;
+    const Result<json::Value> body = json::Parse(response.body);
+    ASSERT_TRUE(body.ok()) << response.body;
+    const std::string message = body->Find("message")->as_string();
+    EXPECT_NE(message.find("gateway mode only"), std::string::npos) << message;
+    EXPECT_NE(message.find(".gatewayMode() on CosmosClientBuilder"), std::string::npos) << message;
+  }
+}
+
+// Rid-based paths (the Java SDK reads a container and its pkranges by rid) are served
+// by names, signed with the addressed resource's rid in lower case.
+TEST_F(ServiceHeaderChecksTest, RidBasedContainerAndPartitionKeyRangeReads) {
+  const http::Response container = Handle(Signed("GET", "/dbs/db/colls/c"));
+  ASSERT_EQ(container.status, 200);
+  const std::string self = json::Parse(container.body)->Find("_self")->as_string();
+  const std::string rid = json::Parse(container.body)->Find("_rid")->as_string();
+  // The Java and .NET parsers tell a collection from a user by the high bit of byte 4.
+  std::string rid_text = rid;
+  std::replace(rid_text.begin(), rid_text.end(), '-', '/');
+  const std::optional<std::string> bytes = Base64Decode(rid_text);
+  ASSERT_TRUE(bytes.has_value());
+  ASSERT_EQ(bytes->size(), 8u);
+  EXPECT_NE(static_cast<unsigned char>((*bytes)[4]) & 0x80, 0) << rid;
+
+  auto signed_as = [](std::string method, std::string target, std::string type, std::string link) {
+    const std::string date = Rfc1123Now();
+    http::Request request;
+    request.headers = {
+        {"x-ms-date", date},
+        {"authorization",
+         MasterKeyAuthorization(kEmulatorMasterKey, SignaturePayload(method, type, link, date))}};
+    request.method = std::move(method);
+    request.target = std::move(target);
+    return request;
+  };
+  const std::string lower = LowerAscii(rid);
+  const http::Response by_rid = Handle(signed_as("GET", "/" + self, "colls", lower));
+  EXPECT_EQ(by_rid.status, 200) << by_rid.body;
+  EXPECT_EQ(json::Parse(by_rid.body)->Find("id")->as_string(), "c");
+  // The owner's name-based path, from which the Java SDK builds the container's altLink.
+  std::string owner;
+  for (const auto& h : by_rid.headers) {
+    if (h.name == "x-ms-alt-content-path") owner = h.value;
+  }
+  EXPECT_EQ(owner, "dbs/db");
+  const http::Response ranges =
+      Handle(signed_as("GET", "/" + self + "pkranges", "pkranges", lower));
+  EXPECT_EQ(ranges.status, 200) << ranges.body;
+  EXPECT_NE(ranges.body.find("PartitionKeyRanges"), std::string::npos);
+  // Signed with the names' link instead: the signature does not cover this request.
+  EXPECT_EQ(Handle(signed_as("GET", "/" + self, "colls", "dbs/db/colls/c")).status, 401);
+}
+
+// A feed request that reads one range gets that range's session token alone (the Java
+// SDK parses a response's token as one "<range>:<token>"); one that reads all, a list.
+TEST_F(ServiceHeaderChecksTest, AQueryOfOnePartitionGetsOneRangesSessionToken) {
+  ASSERT_EQ(Handle(Signed("POST", "/dbs/db/colls",
+                          R"({"id":"two","partitionKey":{"paths":["/pk"],"version":2}})",
+                          {{"x-ms-offer-throughput", "12000"}}))
+                .status,
+            201);
+  auto token_of = [](const http::Response& r) {
+    for (const auto& h : r.headers) {
+      if (h.name == "x-ms-session-token") return h.value;
+    }
+    return std::string();
+  };
+  const std::vector<http::Header> query = {{"x-ms-documentdb-isquery", "true"}};
+  std::vector<http::Header> one = query;
+  one.push_back({"x-ms-documentdb-partitionkey", "[\"a\"]"});
+  const http::Response scoped =
+      Handle(Signed("POST", "/dbs/db/colls/two/docs", R"({"query":"SELECT * FROM c"})", one));
+  ASSERT_EQ(scoped.status, 200) << scoped.body;
+  EXPECT_EQ(token_of(scoped).find(','), std::string::npos) << token_of(scoped);
+  EXPECT_NE(token_of(scoped).find(":-1#"), std::string::npos) << token_of(scoped);
+  std::vector<http::Header> range = query;
+  range.push_back({"x-ms-documentdb-partitionkeyrangeid", "1"});
+  const http::Response ranged =
+      Handle(Signed("POST", "/dbs/db/colls/two/docs", R"({"query":"SELECT * FROM c"})", range));
+  ASSERT_EQ(ranged.status, 200) << ranged.body;
+  EXPECT_EQ(token_of(ranged).rfind("1:", 0), 0u) << token_of(ranged);
+  EXPECT_EQ(token_of(ranged).find(','), std::string::npos) << token_of(ranged);
+}
 }  // namespace
 }  // namespace orrery::api

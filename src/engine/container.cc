@@ -177,7 +177,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   ItemSystemProperties props;
   // An item keeps the _rid it was created with across replaces, as in the service.
   std::optional<std::string> old_rid = alive ? RidOf(old->json) : std::nullopt;
-  props.rid = old_rid ? *old_rid : ItemRid(settings_.database_number, settings_.number, number);
+  props.rid = old_rid ? *old_rid : ItemRid(settings_.rid, number);
   props.self = settings_.self + "docs/" + props.rid + "/";
   props.etag = NewEtag();
   props.ts = clock_.NowSeconds();

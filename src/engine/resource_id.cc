@@ -1,6 +1,7 @@
 #include "engine/resource_id.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "common/encoding.h"
 
@@ -13,11 +14,12 @@ std::string Encode(const std::string& bytes) {
   return text;
 }
 
-std::string ContainerBytes(uint32_t database_number, uint32_t container_number) {
-  std::string bytes;
-  AppendFixed32LE(bytes, database_number);
-  AppendFixed32LE(bytes, container_number | 0x80000000u);
-  return bytes;
+// The bytes of a rid Encode made (the container's, stored with it).
+std::string Decode(const std::string& rid) {
+  std::string text = rid;
+  std::replace(text.begin(), text.end(), '-', '/');
+  std::optional<std::string> bytes = Base64Decode(text);
+  return bytes ? *bytes : std::string();
 }
 
 }  // namespace
@@ -29,18 +31,20 @@ std::string DatabaseRid(uint32_t database_number) {
 }
 
 std::string ContainerRid(uint32_t database_number, uint32_t container_number) {
-  return Encode(ContainerBytes(database_number, container_number));
+  std::string bytes;
+  AppendFixed32LE(bytes, database_number);
+  AppendFixed32BE(bytes, container_number | 0x80000000u);
+  return Encode(bytes);
 }
 
-std::string ItemRid(uint32_t database_number, uint32_t container_number, uint64_t item_number) {
-  std::string bytes = ContainerBytes(database_number, container_number);
+std::string ItemRid(const std::string& container_rid, uint64_t item_number) {
+  std::string bytes = Decode(container_rid);
   AppendFixed64LE(bytes, item_number & 0x00FFFFFFFFFFFFFFull);  // top byte: type 0x0
   return Encode(bytes);
 }
 
-std::string PartitionKeyRangeRid(uint32_t database_number, uint32_t container_number,
-                                 uint32_t range_number) {
-  std::string bytes = ContainerBytes(database_number, container_number);
+std::string PartitionKeyRangeRid(const std::string& container_rid, uint32_t range_number) {
+  std::string bytes = Decode(container_rid);
   AppendFixed64LE(bytes, (uint64_t{0x50} << 56) | (range_number + 1));
   return Encode(bytes);
 }

@@ -95,6 +95,9 @@ constexpr AggregateKind kScalar = AggregateKind::kNone;
 constexpr std::array kFunctions = {
     FunctionInfo{"IS_ARRAY", 1, 1, IsArray, kScalar},
     FunctionInfo{"IS_BOOL", 1, 1, IsBool, kScalar},
+    // The Java SDK's cross-partition ORDER BY filters by type with IS_BOOLEAN
+    // (OrderByDocumentQueryExecutionContext.IsSystemFunctions); the service takes it.
+    FunctionInfo{"IS_BOOLEAN", 1, 1, IsBool, kScalar},
     FunctionInfo{"IS_DATETIME", 1, 1, IsDateTime, kScalar},
     FunctionInfo{"IS_DEFINED", 1, 1, IsDefined, kScalar},
     FunctionInfo{"IS_FINITE_NUMBER", 1, 1, IsFiniteNumber, kScalar},

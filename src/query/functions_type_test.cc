@@ -13,6 +13,7 @@ using testing::Execute;
 TEST(TypeFunctionsTest, AlwaysBooleansEvenForUndefined) {
   EXPECT_EQ(Eval("[IS_ARRAY([]), IS_ARRAY({}), IS_ARRAY(undefined)]"), "[[true,false,false]]");
   EXPECT_EQ(Eval("[IS_BOOL(false), IS_BOOL(0), IS_BOOL(null)]"), "[[true,false,false]]");
+  EXPECT_EQ(Eval("[IS_BOOLEAN(true), IS_BOOLEAN(1), IS_BOOLEAN('true')]"), "[[true,false,false]]");
   EXPECT_EQ(Eval("[IS_DEFINED(null), IS_DEFINED(undefined), IS_DEFINED({}.a)]"),
             "[[true,false,false]]");
   EXPECT_EQ(Eval("[IS_NULL(null), IS_NULL(undefined), IS_NULL(0)]"), "[[true,false,false]]");

@@ -61,10 +61,19 @@ Status ParseVersion(const json::Value* version, PartitionKeyDefinition& definiti
     definition.version_given = false;
     return Status::Ok();
   }
-  if (!version->is_number()) {
+  double v = 0;
+  if (version->is_string()) {
+    // The Java SDK (azure-cosmos 4.x) sends its enum's names: PartitionKeyDefinition
+    // writes PartitionKeyDefinitionVersion.toString(), "V1" or "V2"; the service takes
+    // them as the numbers. Other strings ("2") are refused.
+    const std::string& name = version->as_string();
+    if (name != "V1" && name != "V2") return InvalidVersion(*version);
+    v = name == "V1" ? 1 : 2;
+  } else if (version->is_number()) {
+    v = version->as_double();
+  } else {
     return InvalidVersion(*version);
   }
-  const double v = version->as_double();
   if (v != 1 && v != 2) {
     return InvalidVersion(*version);
   }

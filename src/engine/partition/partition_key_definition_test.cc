@@ -83,6 +83,17 @@ TEST(PartitionKeyDefinitionTest, RejectsVersionsOtherThanOneAndTwo) {
             "The 'version' value '3' specified in the partition key definition is invalid. "
             "Please choose 1 or 2.");
   EXPECT_NE(ErrorOf(R"({"paths":["/pk"],"version":"2"})"), "OK");
+  EXPECT_NE(ErrorOf(R"({"paths":["/pk"],"version":"V3"})"), "OK");
+  EXPECT_NE(ErrorOf(R"({"paths":["/pk"],"version":"v2"})"), "OK");
+}
+
+// The Java SDK writes its enum's names (PartitionKeyDefinition.setVersion(V2) sends
+// "version":"V2"); they mean the numbers, and the container answers with the number.
+TEST(PartitionKeyDefinitionTest, AcceptsTheJavaSdksVersionNames) {
+  EXPECT_EQ(ErrorOf(R"({"paths":["/pk"],"version":"V2"})"), "OK");
+  EXPECT_EQ(ErrorOf(R"({"paths":["/pk"],"version":"V1"})"), "OK");
+  EXPECT_EQ(ErrorOf(R"({"paths":["/a","/b"],"kind":"MultiHash","version":"V2"})"), "OK");
+  EXPECT_NE(ErrorOf(R"({"paths":["/a","/b"],"kind":"MultiHash","version":"V1"})"), "OK");
   EXPECT_NE(ErrorOf(R"({"paths":["/pk"],"version":1.5})"), "OK");
 }
 
