@@ -248,8 +248,8 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
   ResponseBuilder builder(failed ? 207 : 200, ctx.activity_id);
   builder.Charge(total).JsonBody(std::move(out));
   builder.Header(headers::kContentPath, container.settings().rid);
-  // The session token of the batch's partition at its latest write (every range's for
-  // bulk or when nothing ran), as for single-item operations.
+  // The session token of the batch's partition at its latest write, as for single-item
+  // operations.
   std::string session;
   uint64_t lsn = 0;
   for (const engine::BatchOperationResult& result : results) {
@@ -258,8 +258,14 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
       session = SessionToken(result.item.pkrange_id, lsn);
     }
   }
-  builder.Header(headers::kSessionToken,
-                 session.empty() ? AllRangesSessionToken(container) : session);
+  // A bulk request names the one range it is for (the Java SDK accepts a token of one
+  // range only, "<range>:<token>").
+  if (session.empty()) {
+    const std::string* range_id = ctx.Header(headers::kPartitionKeyRangeId);
+    session = range_id ? SessionToken(*range_id, container.current_lsn())
+                       : AllRangesSessionToken(container);
+  }
+  builder.Header(headers::kSessionToken, session);
   return std::move(builder).Build();
 }
 

@@ -22,12 +22,12 @@ json::Value J(std::string_view text) { return *json::Parse(text); }
 TEST(CreationOrderKeysTest, TheNumberOfAnItemRidRoundTrips) {
   for (const uint64_t number :
        {uint64_t{1}, uint64_t{255}, uint64_t{1} << 40, uint64_t{123456789}}) {
-    EXPECT_EQ(ItemNumberOfRid(ItemRid(7, 3, number)), number);
+    EXPECT_EQ(ItemNumberOfRid(ItemRid(ContainerRid(7, 3), number)), number);
   }
   EXPECT_FALSE(ItemNumberOfRid(ContainerRid(7, 3)).has_value());
   EXPECT_FALSE(ItemNumberOfRid("not base64!").has_value());
-  EXPECT_EQ(ItemNumberOfJson(R"({"id":"x","nested":{"_rid":"zz"},"_rid":")" + ItemRid(1, 1, 42) +
-                             R"(","_ts":1})"),
+  EXPECT_EQ(ItemNumberOfJson(R"({"id":"x","nested":{"_rid":"zz"},"_rid":")" +
+                             ItemRid(ContainerRid(1, 1), 42) + R"(","_ts":1})"),
             42u);
   // Keys sort by number within a partition, and partitions apart.
   EXPECT_LT(CreationKey(1, 0, 9), CreationKey(1, 0, 10));
