@@ -5,7 +5,7 @@
 // how much the server's peak resident memory (VmHWM) grew with it:
 //   - a chain of 51,000 ANDs (evaluated: a balanced tree);
 //   - a chain of 260,000 additions (refused at the expression-depth limit);
-//   - an IN list of 260,000 numbers (evaluated).
+//   - an IN list of 260,000 numbers (refused past 16,000 items, the service's limit).
 //
 //   node bench/query_limits_memory.mjs
 //   ORRERY_BIN=build-asan/orrery node bench/query_limits_memory.mjs

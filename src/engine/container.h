@@ -451,9 +451,16 @@ class Container {
   // Visits the items of the run's scope as the service returns them without ORDER BY:
   // physical partitions in EPK order, each in creation order, after `resume` (a
   // continuation's positions; nullptr: from the start).
+  // `whole`, when given, is offered each partition the scan starts at its beginning
+  // (with the scope within it): it may read the partition in key order, which is much
+  // cheaper, and return true when it produced the partition's rows itself (setting
+  // go_on); false hands the partition to the creation-order walk.
+  using WholePartitionRead = std::function<Result<bool>(const PhysicalPartition& partition,
+                                                        const ReadScope& scope, bool& go_on)>;
   Status ScanInCreationOrder(QueryRun& run, const std::vector<CreationPosition>* resume,
                              const CreationVisit& visit,
-                             const std::unordered_set<std::string_view>* only = nullptr) const;
+                             const std::unordered_set<std::string_view>* only = nullptr,
+                             const WholePartitionRead* whole = nullptr) const;
   // The same for the item keys an index lookup found.
   Status VisitInCreationOrder(QueryRun& run, const std::vector<std::string>& keys,
                               const std::vector<CreationPosition>* resume,

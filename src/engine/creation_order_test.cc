@@ -118,6 +118,34 @@ TEST_F(CreationOrderTest, OnePartitionReturnsItemsInTheOrderTheyWereCreated) {
   EXPECT_EQ(Ids("SELECT DISTINCT VALUE c.id FROM c", all), order);
 }
 
+// A partition whose matches fit in the page is read in key order and its rows sorted by
+// creation; one whose matches do not is walked in creation order. Both give one order.
+TEST_F(CreationOrderTest, FewMatchesAndManyMatchesComeInTheSameOrder) {
+  Open();
+  std::vector<std::string> created, sevens;
+  for (int i = 0; i < 300; ++i) {
+    const std::string id = "id-" + std::to_string((i * 113) % 300);
+    created.push_back(id);
+    if (i % 100 == 7) sevens.push_back(id);
+    ASSERT_TRUE(Write(id, "k" + std::to_string(i % 10), i).ok());
+  }
+  const ReadScope all = C()->FullScope();
+  EXPECT_EQ(Ids("SELECT VALUE c.id FROM c WHERE c.n % 100 = 7", all), sevens);
+  EXPECT_EQ(Ids("SELECT VALUE c.id FROM c WHERE c.n % 100 = 7", all, 2), sevens);
+  EXPECT_EQ(Ids("SELECT TOP 2 VALUE c.id FROM c WHERE c.n % 100 = 7", all),
+            (std::vector<std::string>{sevens[0], sevens[1]}));
+  EXPECT_EQ(Ids("SELECT VALUE c.id FROM c", all), created);
+  EXPECT_EQ(Ids("SELECT VALUE c.id FROM c", all, 299), created);
+  EXPECT_EQ(Ids("SELECT VALUE c.id FROM c", all, 300), created);
+  // Each item is charged once, however the page was read.
+  auto query = query::Compile("SELECT VALUE c.id FROM c", {});
+  ASSERT_TRUE(query.ok());
+  auto page = C()->Query(**query, all, 50, "");
+  ASSERT_TRUE(page.ok());
+  EXPECT_EQ(page->documents.size(), 50u);
+  EXPECT_LE(page->loaded_count, 51u);
+}
+
 TEST_F(CreationOrderTest, AReplaceKeepsItsPlaceAndARecreatedItemGoesLast) {
   Open();
   for (const char* id : {"c", "a", "b"}) ASSERT_TRUE(Write(id, "p").ok());
