@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/headers.h"
+#include "common/decimal_integer.h"
 #include "common/encoding.h"
 
 namespace orrery::api {
@@ -63,37 +64,34 @@ Result<double> ReadCharge(const RequestContext& ctx, double relaxed_charge) {
 
 namespace {
 
-bool AllDigits(std::string_view s) {
-  return !s.empty() && s.size() <= 19 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+// A non-negative decimal number of a session token.
+std::optional<uint64_t> Number(std::string_view text) {
+  std::optional<int64_t> n = ParseDecimalInteger(text);
+  return n && *n >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(*n)) : std::nullopt;
 }
 
 // The global LSN of one range's token: "<lsn>" (the first format) or
 // "<version>#<global lsn>[#<region>=<lsn>...]" (the SDKs' vector tokens).
 std::optional<uint64_t> GlobalLsn(std::string_view token) {
   size_t hash = token.find('#');
-  if (hash == std::string_view::npos) {
-    return AllDigits(token) ? std::optional<uint64_t>(std::stoull(std::string(token)))
-                            : std::nullopt;
-  }
+  if (hash == std::string_view::npos) return Number(token);
   std::string_view version = token.substr(0, hash);
   if (version.starts_with('-')) version.remove_prefix(1);
-  if (!AllDigits(version)) return std::nullopt;
+  if (!Number(version)) return std::nullopt;
   std::string_view rest = token.substr(hash + 1);
   size_t next = rest.find('#');
-  std::string_view global = rest.substr(0, next);
-  if (!AllDigits(global)) return std::nullopt;
-  while (next != std::string_view::npos) {
+  const std::optional<uint64_t> global = Number(rest.substr(0, next));
+  while (global && next != std::string_view::npos) {
     rest = rest.substr(next + 1);
     next = rest.find('#');
     std::string_view region = rest.substr(0, next);
     size_t eq = region.find('=');
-    if (eq == std::string_view::npos || !AllDigits(region.substr(0, eq)) ||
-        !AllDigits(region.substr(eq + 1))) {
+    if (eq == std::string_view::npos || !Number(region.substr(0, eq)) ||
+        !Number(region.substr(eq + 1))) {
       return std::nullopt;
     }
   }
-  return std::stoull(std::string(global));
+  return global;
 }
 
 }  // namespace
@@ -151,10 +149,11 @@ std::string ScopeSessionToken(const RequestContext& ctx, const engine::Container
   }
   std::string token;
   for (const auto& p : container.settings().partitions.partitions()) {
-    const bool reads = scope.exact_epk
-                           ? p.Contains(*scope.exact_epk)
-                           : (scope.range.max == "FF" || p.min_inclusive < scope.range.max) &&
-                                 (p.max_exclusive == "FF" || scope.range.min < p.max_exclusive);
+    const bool reads =
+        scope.exact_epk
+            ? p.Contains(*scope.exact_epk)
+            : !engine::Intersect(scope.range, engine::EpkRange{p.min_inclusive, p.max_exclusive})
+                   .empty();
     if (!reads) continue;
     if (!token.empty()) token += ',';
     token += SessionToken(p.id, container.current_lsn());

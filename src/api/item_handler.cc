@@ -162,6 +162,11 @@ HandlerResult ReadOnCurrentPartitions(const RequestContext& ctx,
 HandlerResult HandleItemFeed(const RequestContext& ctx) {
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container, ContainerOf(ctx));
   const std::string& method = ctx.request.method;
+  // Reads (the feed, queries and their plans) honour the client's session token.
+  const bool plan = ctx.HeaderIsTrue(headers::kIsQueryPlanRequest);
+  if (method == "GET" || (method == "POST" && (plan || IsQueryRequest(ctx)))) {
+    ORRERY_RETURN_IF_ERROR(CheckSessionToken(ctx, *container));
+  }
   if (method == "GET") {
     return ReadOnCurrentPartitions(
         ctx, container, [&](const engine::Container& c) { return ReadItemFeed(ctx, c); });
@@ -169,7 +174,7 @@ HandlerResult HandleItemFeed(const RequestContext& ctx) {
   if (method != "POST") {
     return Status::MethodNotAllowed("The items feed supports GET and POST.");
   }
-  if (ctx.HeaderIsTrue(headers::kIsQueryPlanRequest)) {
+  if (plan) {
     return HandleQueryPlan(ctx);
   }
   if (IsQueryRequest(ctx)) {
@@ -189,6 +194,7 @@ HandlerResult HandleItem(const RequestContext& ctx) {
   const std::string& method = ctx.request.method;
   const std::string& id = ctx.path.segments[5];
   if (method == "GET") {
+    ORRERY_RETURN_IF_ERROR(CheckSessionToken(ctx, *container));
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
     ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
     std::optional<std::string> if_none_match = ctx.OptionalHeader(headers::kIfNoneMatch);

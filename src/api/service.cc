@@ -4,6 +4,7 @@
 
 #include "api/data_plane.h"
 #include "api/error_mapping.h"
+#include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/numeric_headers.h"
@@ -21,10 +22,7 @@ bool IsWrite(const http::Request& request, const RequestContext& ctx) {
   if (request.method == "GET" || request.method == "HEAD") return false;
   if (request.method == "POST") {
     // Queries and query plans are reads even though they are POSTs.
-    return !(ctx.HeaderIsTrue(headers::kIsQuery) ||
-             ctx.HeaderIsTrue(headers::kIsQueryPlanRequest) ||
-             (ctx.Header(headers::kContentType) &&
-              ctx.Header(headers::kContentType)->starts_with("application/query+json")));
+    return !(IsQueryRequest(ctx) || ctx.HeaderIsTrue(headers::kIsQueryPlanRequest));
   }
   return true;
 }
@@ -62,16 +60,6 @@ std::optional<Status> NotSupportedYet(const ResourcePath& path) {
   return Status::BadRequest(std::string(feature) +
                             " are not supported by Orrery yet: the request to '" + *segment +
                             "' was not carried out.");
-}
-
-// Reads of items, queries and feeds honour the client's session token.
-Status CheckReadSession(const RequestContext& ctx) {
-  if (IsWrite(ctx.request, ctx)) return Status::Ok();
-  const auto& s = ctx.path.segments;
-  Result<std::shared_ptr<engine::Container>> container = ctx.account.GetContainer(s[1], s[3]);
-  // A missing container is the handler's 404 to give.
-  if (!container.ok()) return Status::Ok();
-  return CheckSessionToken(ctx, **container);
 }
 
 Status UnknownPath(const ResourcePath& path, const http::Request& request) {
@@ -206,17 +194,11 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
       return s[2] == "colls" ? HandleContainer(ctx) : UnknownPath(path, request);
     case 5:
       if (s[2] != "colls") return UnknownPath(path, request);
-      if (s[4] == "docs") {
-        ORRERY_RETURN_IF_ERROR(CheckReadSession(ctx));
-        return HandleItemFeed(ctx);
-      }
+      if (s[4] == "docs") return HandleItemFeed(ctx);
       if (s[4] == "pkranges") return HandlePartitionKeyRanges(ctx);
       return UnknownPath(path, request);
     case 6:
-      if (s[2] == "colls" && s[4] == "docs") {
-        ORRERY_RETURN_IF_ERROR(CheckReadSession(ctx));
-        return HandleItem(ctx);
-      }
+      if (s[2] == "colls" && s[4] == "docs") return HandleItem(ctx);
       return UnknownPath(path, request);
     default:
       return UnknownPath(path, request);

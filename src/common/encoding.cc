@@ -167,4 +167,14 @@ uint32_t DecodeFixed32BE(std::string_view in) {
   return v;
 }
 
+void AppendFixed64BE(std::string& out, uint64_t v) {
+  for (int i = 7; i >= 0; --i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+uint64_t DecodeFixed64BE(std::string_view in) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(in[i]);
+  return v;
+}
+
 }  // namespace orrery

@@ -33,5 +33,7 @@ void AppendFixed64LE(std::string& out, uint64_t v);
 // Big-endian, for order-preserving keys.
 void AppendFixed32BE(std::string& out, uint32_t v);
 uint32_t DecodeFixed32BE(std::string_view in);
+void AppendFixed64BE(std::string& out, uint64_t v);
+uint64_t DecodeFixed64BE(std::string_view in);
 
 }  // namespace orrery

@@ -13,15 +13,11 @@ std::string PartitionPrefix(uint32_t container, uint32_t partition) {
   return key;
 }
 
-void AppendLsn(std::string& key, uint64_t lsn) {
-  for (int shift = 56; shift >= 0; shift -= 8) key += static_cast<char>((lsn >> shift) & 0xFF);
-}
-
 }  // namespace
 
 std::string ChangeFeedKey(uint32_t container, uint32_t partition, uint64_t lsn) {
   std::string key = PartitionPrefix(container, partition);
-  AppendLsn(key, lsn);
+  AppendFixed64BE(key, lsn);
   return key;
 }
 
@@ -39,9 +35,7 @@ std::string ChangeFeedContainerEnd(uint32_t container) { return PartitionPrefix(
 
 std::optional<uint64_t> ChangeFeedLsnOf(std::string_view key) {
   if (key.size() != 17) return std::nullopt;
-  uint64_t lsn = 0;
-  for (size_t i = 9; i < 17; ++i) lsn = (lsn << 8) | static_cast<unsigned char>(key[i]);
-  return lsn;
+  return DecodeFixed64BE(key.substr(9));
 }
 
 }  // namespace orrery::engine

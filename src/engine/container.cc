@@ -25,18 +25,6 @@ constexpr const char* kConflict = "Entity with the specified id already exists i
 constexpr const char* kPreconditionFailed =
     "Operation cannot be performed because one of the specified precondition is not met.";
 
-// The _rid of a stored item. System properties are appended after every user member,
-// so the last "_rid" member of the text is the item's own, never a nested one.
-std::optional<std::string> RidOf(std::string_view json) {
-  constexpr std::string_view kMember = "\"_rid\":\"";
-  size_t at = json.rfind(kMember);
-  if (at == std::string_view::npos) return std::nullopt;
-  size_t start = at + kMember.size();
-  size_t end = json.find('"', start);
-  if (end == std::string_view::npos) return std::nullopt;
-  return std::string(json.substr(start, end - start));
-}
-
 // The policy was validated when the container was created or replaced; a record
 // that somehow fails to parse falls back to the default (index everything).
 index::IndexingPolicy ParsePolicy(const json::Value& resource) {
@@ -176,8 +164,8 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   ORRERY_ASSIGN_OR_RETURN(uint64_t number, AllocateLsn());
   ItemSystemProperties props;
   // An item keeps the _rid it was created with across replaces, as in the service.
-  std::optional<std::string> old_rid = alive ? RidOf(old->json) : std::nullopt;
-  props.rid = old_rid ? *old_rid : ItemRid(settings_.rid, number);
+  std::optional<std::string_view> old_rid = alive ? StoredItemRid(old->json) : std::nullopt;
+  props.rid = old_rid ? std::string(*old_rid) : ItemRid(settings_.rid, number);
   props.self = settings_.self + "docs/" + props.rid + "/";
   props.etag = NewEtag();
   props.ts = clock_.NowSeconds();

@@ -87,9 +87,10 @@ std::optional<uint64_t> StartAfter(const PhysicalPartition& p,
   if (p.max_exclusive != "FF" && p.max_exclusive <= resume->front().min) return std::nullopt;
   uint64_t after = 0;
   for (const CreationPosition& range : *resume) {
-    const bool overlaps = (range.max == "FF" || p.min_inclusive < range.max) &&
-                          (p.max_exclusive == "FF" || range.min < p.max_exclusive);
-    if (overlaps) after = std::max(after, range.number);
+    if (!Intersect(EpkRange{range.min, range.max}, EpkRange{p.min_inclusive, p.max_exclusive})
+             .empty()) {
+      after = std::max(after, range.number);
+    }
   }
   return after;
 }

@@ -1,5 +1,6 @@
 #include "engine/continuation_token.h"
 
+#include "common/decimal_integer.h"
 #include "common/encoding.h"
 
 namespace orrery::engine {
@@ -19,9 +20,10 @@ std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, 
 
 namespace {
 
-bool IsDigits(std::string_view s, size_t max_size) {
-  return !s.empty() && s.size() <= max_size &&
-         s.find_first_not_of("0123456789") == std::string_view::npos;
+// A non-negative decimal number of a token.
+std::optional<int64_t> Number(std::string_view text) {
+  std::optional<int64_t> n = ParseDecimalInteger(text);
+  return n && *n >= 0 ? n : std::nullopt;
 }
 
 bool IsEpk(std::string_view s) {
@@ -40,18 +42,18 @@ Result<DecodedToken> DecodeCreationToken(std::string_view raw) {
     if (colon == std::string_view::npos) break;
     rest = rest.substr(colon + 1);
   }
-  if (parts.size() < 4 || (parts.size() - 1) % 3 != 0 || parts.size() > 1 + 3 * 64 ||
-      !IsDigits(parts[0], 18)) {
+  const std::optional<int64_t> emitted = parts.size() >= 4 ? Number(parts[0]) : std::nullopt;
+  if (!emitted || (parts.size() - 1) % 3 != 0 || parts.size() > 1 + 3 * 64) {
     return Status::BadRequest(kInvalidContinuation);
   }
-  out.number = std::stoll(std::string(parts[0]));
+  out.number = *emitted;
   for (size_t i = 1; i < parts.size(); i += 3) {
-    if (!IsEpk(parts[i]) || !IsEpk(parts[i + 1]) || parts[i + 1].empty() ||
-        !IsDigits(parts[i + 2], 19)) {
+    const std::optional<int64_t> after = Number(parts[i + 2]);
+    if (!IsEpk(parts[i]) || !IsEpk(parts[i + 1]) || parts[i + 1].empty() || !after) {
       return Status::BadRequest(kInvalidContinuation);
     }
     out.positions.push_back(CreationPosition{std::string(parts[i]), std::string(parts[i + 1]),
-                                             std::stoull(std::string(parts[i + 2]))});
+                                             static_cast<uint64_t>(*after)});
   }
   return out;
 }

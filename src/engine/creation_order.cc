@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/encoding.h"
+#include "engine/item_record.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
@@ -32,15 +33,11 @@ std::string LogicalPrefix(uint32_t container, std::string_view epk) {
   return key;
 }
 
-void AppendNumber(std::string& key, uint64_t number) {
-  for (int shift = 56; shift >= 0; shift -= 8) key += static_cast<char>((number >> shift) & 0xFF);
-}
-
 }  // namespace
 
 std::string CreationKey(uint32_t container, uint32_t partition, uint64_t number) {
   std::string key = PhysicalPrefix(container, partition);
-  AppendNumber(key, number);
+  AppendFixed64BE(key, number);
   return key;
 }
 
@@ -54,7 +51,7 @@ std::string CreationEnd(uint32_t container, uint32_t partition) {
 
 std::string LogicalCreationKey(uint32_t container, std::string_view epk, uint64_t number) {
   std::string key = LogicalPrefix(container, epk);
-  AppendNumber(key, number);
+  AppendFixed64BE(key, number);
   return key;
 }
 
@@ -74,11 +71,7 @@ std::string CreationContainerEnd(uint32_t container) { return ContainerPrefix(co
 
 std::optional<uint64_t> CreationNumberOf(std::string_view key) {
   if (key.size() < 14) return std::nullopt;
-  uint64_t number = 0;
-  for (size_t i = key.size() - 8; i < key.size(); ++i) {
-    number = (number << 8) | static_cast<unsigned char>(key[i]);
-  }
-  return number;
+  return DecodeFixed64BE(key.substr(key.size() - 8));
 }
 
 std::optional<uint64_t> ItemNumberOfRid(std::string_view rid) {
@@ -92,15 +85,8 @@ std::optional<uint64_t> ItemNumberOfRid(std::string_view rid) {
 }
 
 std::optional<uint64_t> ItemNumberOfJson(std::string_view json) {
-  // System properties follow every user member, so the last "_rid" member of a stored
-  // item's text is its own.
-  constexpr std::string_view kMember = "\"_rid\":\"";
-  const size_t at = json.rfind(kMember);
-  if (at == std::string_view::npos) return std::nullopt;
-  const size_t start = at + kMember.size();
-  const size_t end = json.find('"', start);
-  if (end == std::string_view::npos) return std::nullopt;
-  return ItemNumberOfRid(json.substr(start, end - start));
+  std::optional<std::string_view> rid = StoredItemRid(json);
+  return rid ? ItemNumberOfRid(*rid) : std::nullopt;
 }
 
 }  // namespace orrery::engine

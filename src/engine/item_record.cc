@@ -32,4 +32,14 @@ std::optional<ItemRecordView> DecodeItemRecord(std::string_view record) {
                         lsn};
 }
 
+std::optional<std::string_view> StoredItemRid(std::string_view json) {
+  constexpr std::string_view kMember = "\"_rid\":\"";
+  const size_t at = json.rfind(kMember);
+  if (at == std::string_view::npos) return std::nullopt;
+  const size_t start = at + kMember.size();
+  const size_t end = json.find('"', start);
+  if (end == std::string_view::npos) return std::nullopt;
+  return json.substr(start, end - start);
+}
+
 }  // namespace orrery::engine

@@ -30,4 +30,8 @@ struct ItemRecordView {
 // Views into `record`; nullopt when the record is malformed.
 std::optional<ItemRecordView> DecodeItemRecord(std::string_view record);
 
+// The _rid of a stored item's JSON text. System properties are appended after every user
+// member, so the last "_rid" member of the text is the item's own, never a nested one.
+std::optional<std::string_view> StoredItemRid(std::string_view json);
+
 }  // namespace orrery::engine
