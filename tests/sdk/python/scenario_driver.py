@@ -8,6 +8,7 @@ It knows nothing of Orrery: every expected value comes from the scenario file.
 
 import json
 import os
+import re
 import time
 import weakref
 from contextlib import contextmanager
@@ -24,6 +25,16 @@ def load_scenarios():
         data = json.load(f)
     assert data["version"] == 1, f"unknown scenario file version {data['version']}"
     return data
+
+
+# azure-cosmos refuses an id holding / \ # ? or a tab, CR or LF before sending anything
+# (_base.py, _validate_resource and _VALID_COSMOS_RESOURCE): items with such ids cannot be
+# created through it, and the scenarios that use them are skipped with that reason.
+_SDK_REFUSED_ID = re.compile(r"[/\\#?\t\r\n]")
+
+
+def sdk_refuses_id(item_id):
+    return bool(item_id) and _SDK_REFUSED_ID.search(item_id) is not None
 
 
 SCENARIOS = load_scenarios()
@@ -243,7 +254,8 @@ class SyncDriver:
         for name, items in SCENARIOS["items"].items():
             container = self.database.get_container_client(name)
             for item in items:
-                container.create_item(dict(item))
+                if not sdk_refuses_id(item["id"]):
+                    container.create_item(dict(item))
 
     def teardown(self):
         try:
@@ -364,7 +376,8 @@ class AioDriver:
         for name, items in SCENARIOS["items"].items():
             container = self.database.get_container_client(name)
             for item in items:
-                await container.create_item(dict(item))
+                if not sdk_refuses_id(item["id"]):
+                    await container.create_item(dict(item))
 
     async def teardown(self):
         try:

@@ -3,7 +3,7 @@ aio client. Expected values come from the scenario file only."""
 
 import pytest
 
-from scenario_driver import SCENARIOS, check_error, check_pages, check_rows, reporting
+from scenario_driver import SCENARIOS, check_error, check_pages, check_rows, reporting, sdk_refuses_id
 
 # Known Orrery gaps: these scenarios stay and are expected to fail. None at present.
 KNOWN_SERVER_GAPS = {}
@@ -46,10 +46,18 @@ PAGED = [
 ]
 
 
+REFUSED_ID = pytest.mark.skip(
+    reason="azure-cosmos refuses ids with / \\ # ? before sending (_base._validate_resource): "
+    "the item cannot be created or addressed through it"
+)
+
+
 def error_marks(sc):
     """create/upsert/replace take the partition key from the body in azure-cosmos
     (_cosmos_client_connection.py, _AddPartitionKey: no partition_key argument), so a key
     unlike the body's cannot be sent through its API."""
+    if sdk_refuses_id(sc.get("id")):
+        return [REFUSED_ID]
     if sc["op"] in ("create", "upsert", "replace") and "partitionKey" in sc:
         paths = SCENARIOS["containers"][sc["container"]]["partitionKeyPaths"]
         from_body = [sc["body"].get(p.lstrip("/")) for p in paths]
@@ -64,7 +72,10 @@ def error_marks(sc):
 
 
 ERRORS = [pytest.param(sc, id=sc["name"], marks=error_marks(sc)) for sc in SCENARIOS["errors"]]
-CHARGES = [pytest.param(sc, id=sc["name"]) for sc in SCENARIOS["charges"]]
+CHARGES = [
+    pytest.param(sc, id=sc["name"], marks=[REFUSED_ID] if sdk_refuses_id(sc.get("id")) else [])
+    for sc in SCENARIOS["charges"]
+]
 
 
 def check_resume(sc, first, token, rest_pages):
