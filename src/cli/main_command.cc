@@ -37,6 +37,11 @@ int Main(int argc, char** argv) {
                         "The account's default consistency: Strong, BoundedStaleness, Session "
                         "(default), ConsistentPrefix or Eventual");
   serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: one per core)");
+  serve_cmd
+      ->add_option("--query-page-time-ms", serve.query_page_time_ms,
+                   "How long one page of a query may run before it ends early with a "
+                   "continuation token (default 5000, the service's 5 s)")
+      ->check(CLI::Range(1, 600000));
   serve_cmd->add_option("--partition-split-bytes", serve.partition_split_bytes,
                         "A physical partition holding more bytes of items splits in two "
                         "(default 53687091200, 50 GB)");

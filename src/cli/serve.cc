@@ -9,6 +9,7 @@
 #include "api/service.h"
 #include "common/log.h"
 #include "engine/account.h"
+#include "engine/query_page_budget.h"
 #include "http/server.h"
 
 namespace orrery::cli {
@@ -49,6 +50,7 @@ int RunServe(const ServeOptions& options) {
   account_options.store.path = options.data_dir;
   account_options.store.in_memory = options.in_memory;
   account_options.store.sync_writes = options.sync_writes;
+  engine::SetQueryPageTimeBudget(std::chrono::milliseconds(options.query_page_time_ms));
   account_options.initial_partitions = options.initial_partitions;
   account_options.enforce_throughput = options.enforce_throughput;
   if (options.logical_partition_max_bytes == 0) {

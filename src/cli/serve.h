@@ -25,6 +25,7 @@ struct ServeOptions {
   uint64_t logical_partition_max_bytes = uint64_t{20} << 30;
   uint64_t partition_split_bytes = uint64_t{50} << 30;
   int threads = 0;
+  int query_page_time_ms = 5000;
 };
 
 // Returns the process exit code; prints one-line errors to stderr.

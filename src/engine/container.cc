@@ -342,7 +342,7 @@ Result<FeedPage> Container::ReadFeed(const ReadScope& scope, int max_items,
   DecodedToken token;
   if (!continuation.empty()) {
     ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
-    if (token.is_offset) return Status::BadRequest(kInvalidContinuation);
+    if (token.kind != DecodedToken::Kind::kKey) return TokenOfAnotherQuery();
   }
   FeedPage page;
   page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);

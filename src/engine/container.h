@@ -74,6 +74,8 @@ struct ItemWriteRequest {
 
 // What a feed or query reads: an EPK range of the container, optionally one logical
 // partition.
+struct DecodedToken;  // continuation_token.h
+
 struct ReadScope {
   EpkRange range;
   std::optional<std::string> exact_epk;  // a full partition key
@@ -436,7 +438,18 @@ class Container {
 
   // Query execution (container_query.cc).
   struct QueryRun;
-  Status CollectOrderedRows(QueryRun& run) const;
+  // Visits the items of `partition` within the run's scope in the order of `path`'s
+  // values (container_query_streams.cc), after the position `after` (an encoded value
+  // and key suffix; nullptr: from the start), until `visit` returns false.
+  using PositionedVisit = std::function<bool(std::string_view value, std::string_view key_suffix,
+                                             const json::Value& doc)>;
+  Status VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
+                           const query::DocumentPath& path, bool descending,
+                           const std::string* after, const PositionedVisit& visit) const;
+  // One page of an ORDER BY (IndexPlan::kOrdered) or group (kGrouped) stream, resumed
+  // from `token` (nullptr: the first page).
+  Status StreamOrdered(QueryRun& run, const DecodedToken* token, int max_items) const;
+  Status StreamGroups(QueryRun& run, const DecodedToken* token, int max_items) const;
   Status CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                               std::vector<std::string>& keys) const;
   Result<std::optional<std::string>> LoadItem(QueryRun& run, std::string_view key_suffix) const;

@@ -2,14 +2,18 @@
 // partition) of a container, one physical partition at a time, using the range index
 // where the plan allows (index_plan.h):
 //   - kLookup: the item keys matching one WHERE predicate come from index entries,
-//     then only those items are loaded (in storage order, so continuations are the
-//     same item keys a scan would use);
-//   - kOrdered: items are read in ORDER BY order from the index, and each partition
-//     stops once it has produced every row the page can need;
-//   - otherwise every item of the scope is loaded.
-// The whole WHERE is evaluated on every loaded item, so the index only narrows.
+//     then only those items are loaded;
+//   - kOrdered, kGrouped: items come in the order of the ORDER BY or group path from
+//     the index, and each page resumes where the last ended (container_query_streams.cc);
+//   - otherwise every item of the scope is read, in creation order.
+// The whole WHERE is evaluated on every loaded item, so the index only narrows. Rows
+// that keep the storage order stream (TOP, OFFSET and LIMIT count them); the shapes no
+// index can order (ORDER BY with an equality seek, aggregates without GROUP BY, GROUP
+// BY or DISTINCT over expressions) are evaluated whole for each page.
+// A page that runs past QueryPageTimeBudget ends early with a continuation.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <unordered_set>
@@ -20,18 +24,23 @@
 #include "engine/index_plan.h"
 #include "engine/item_record.h"
 #include "engine/query_routing.h"
+#include "engine/query_run.h"
 #include "index/index_key.h"
 #include "index/index_scan.h"
 #include "json/json.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
+
 namespace {
+std::atomic<int64_t> query_page_budget_ms{kServiceQueryPageTime.count()};
+}  // namespace
 
-using Clock = std::chrono::steady_clock;
-
-double MillisSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+std::chrono::milliseconds QueryPageTimeBudget() {
+  return std::chrono::milliseconds(query_page_budget_ms.load(std::memory_order_relaxed));
+}
+void SetQueryPageTimeBudget(std::chrono::milliseconds budget) {
+  query_page_budget_ms.store(budget.count(), std::memory_order_relaxed);
 }
 
 std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
@@ -60,6 +69,21 @@ Result<json::Value> ParseForQuery(const query::CompiledQuery& query, std::string
   json::ParseOptions options;
   options.only_members = query.item_members();
   return json::Parse(json, options);
+}
+
+std::optional<int64_t> ResultRowEnd(const query::CompiledQuery& query) {
+  std::optional<int64_t> rows = query.limit();
+  if (query.top()) rows = rows ? std::min(*rows, *query.top()) : *query.top();
+  if (!rows) return std::nullopt;
+  return query.offset().value_or(0) + *rows;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
 // Up to this many index matches are put in creation order by reading their numbers;
@@ -108,24 +132,7 @@ std::vector<CreationPosition> NextResume(const CreationPosition& ended,
   return next;
 }
 
-bool IsScalarTag(index::ValueTag tag) {
-  return tag != index::ValueTag::kArray && tag != index::ValueTag::kObject;
-}
-
 }  // namespace
-
-struct Container::QueryRun {
-  const query::CompiledQuery& query;
-  const ReadScope& scope;
-  IndexPlan plan;
-  FeedPage& page;
-  std::vector<query::Row> rows;
-  // What the rows may take (query.h): charged across the page when the rows are kept
-  // for Finish, per item when they stream.
-  query::RowBudget budget;
-  // kOrdered: rows each partition must contribute before it may stop.
-  size_t rows_needed = std::numeric_limits<size_t>::max();
-};
 
 Result<std::optional<std::string>> Container::LoadItem(QueryRun& run,
                                                        std::string_view key_suffix) const {
@@ -183,87 +190,6 @@ Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_af
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   run.page.index_lookup_ms += MillisSince(start);
-  return Status::Ok();
-}
-
-Status Container::CollectOrderedRows(QueryRun& run) const {
-  const query::OrderKey& order = *run.plan.order;
-  Status eval_status;
-  const auto evaluate = [&](std::string_view json, bool only_undefined_keys) {
-    Result<json::Value> doc = ParseForQuery(run.query, json);
-    if (!doc.ok()) return size_t{0};
-    const size_t before = run.rows.size();
-    eval_status = run.query.EvaluateDocument(*doc, run.rows, run.budget);
-    if (only_undefined_keys) {
-      const auto first = run.rows.begin() + static_cast<std::ptrdiff_t>(before);
-      run.rows.erase(
-          std::remove_if(first, run.rows.end(),
-                         [](const query::Row& row) { return !row.sort_keys[0].is_undefined(); }),
-          run.rows.end());
-    }
-    return run.rows.size() - before;
-  };
-  for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
-    ReadScope partition_scope = run.scope;
-    partition_scope.range =
-        Intersect(run.scope.range, EpkRange{partition->min_inclusive, partition->max_exclusive});
-    const auto scan_partition = [&](bool only_undefined_keys) {
-      return ScanScope(partition_scope, "", [&](std::string_view, std::string_view json) {
-        run.page.loaded_bytes += json.size();
-        ++run.page.loaded_count;
-        evaluate(json, only_undefined_keys);
-        return eval_status.ok();
-      });
-    };
-    // Ascending order starts with the items where the key is undefined, which only
-    // an explicitly included path has entries for: otherwise read the partition, unless
-    // WHERE bounds the key (then no match has it undefined).
-    const bool complete = run.plan.undefined_indexed || run.plan.order_bound != nullptr;
-    if (!order.descending && !complete) {
-      ORRERY_RETURN_IF_ERROR(scan_partition(false));
-      ORRERY_RETURN_IF_ERROR(eval_status);
-      continue;
-    }
-    const std::string prefix = index::PathPrefix(settings_.number, partition->number, order.path);
-    const index::KeyRange entries = run.plan.order_bound != nullptr
-                                        ? RangesFor(*run.plan.order_bound, prefix).front()
-                                        : index::AllEntries(prefix);
-    size_t produced = 0;
-    std::string cut;  // the value (or, for arrays and objects, the type) of the last row needed
-    bool stopped = false;
-    Status load_status;
-    ORRERY_RETURN_IF_ERROR(index::ScanEntries(
-        store_, entries, prefix.size(), order.descending, [&](const index::EntryView& entry) {
-          ++run.page.index_entries;
-          if (!run.scope.Contains(entry.epk)) return true;
-          // Rows tied with the last needed one are taken too, so the cut never
-          // splits a tie and every page sees the same order.
-          const std::string_view group =
-              IsScalarTag(entry.tag) ? entry.value : entry.value.substr(0, 1);
-          if (produced >= run.rows_needed && group != cut) {
-            stopped = true;
-            return false;
-          }
-          Result<std::optional<std::string>> json =
-              LoadItem(run, storage::keys::ItemSuffix(entry.epk, entry.id));
-          if (!json.ok()) {
-            load_status = json.status();
-            return false;
-          }
-          if (!*json) return true;
-          produced += evaluate(**json, false);
-          if (!eval_status.ok()) return false;
-          if (produced >= run.rows_needed && cut.empty()) cut.assign(group);
-          return true;
-        }));
-    ORRERY_RETURN_IF_ERROR(load_status);
-    ORRERY_RETURN_IF_ERROR(eval_status);
-    // Descending order ends with the undefined keys, which have no entries.
-    if (!stopped && order.descending && !complete) {
-      ORRERY_RETURN_IF_ERROR(scan_partition(true));
-      ORRERY_RETURN_IF_ERROR(eval_status);
-    }
-  }
   return Status::Ok();
 }
 
@@ -394,9 +320,6 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   DecodedToken token;
   if (!continuation.empty()) {
     ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
-    if (token.is_offset != query.needs_full_result()) {
-      return Status::BadRequest(kInvalidContinuation);
-    }
   }
   FeedPage page;
   page.partitions_touched =
@@ -413,7 +336,22 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
 
   ORRERY_ASSIGN_OR_RETURN(IndexPlan plan, PlanIndexUse(indexing_, query.access_shape(),
                                                        write_state_->index_ready.load()));
-  QueryRun run{query, scope, plan, page, {}};
+  QueryRun run{query, scope, plan, page, {}, {}};
+  // A token must be of the kind this query's execution issues.
+  const auto expect_token = [&](std::initializer_list<DecodedToken::Kind> kinds) {
+    return continuation.empty() || std::find(kinds.begin(), kinds.end(), token.kind) != kinds.end();
+  };
+  const DecodedToken* from_token = continuation.empty() ? nullptr : &token;
+  if (plan.kind == IndexPlan::Kind::kOrdered) {
+    if (!expect_token({DecodedToken::Kind::kOrdered})) return TokenOfAnotherQuery();
+    ORRERY_RETURN_IF_ERROR(StreamOrdered(run, from_token, max_items));
+    return page;
+  }
+  if (plan.kind == IndexPlan::Kind::kGrouped) {
+    if (!expect_token({DecodedToken::Kind::kGroup})) return TokenOfAnotherQuery();
+    ORRERY_RETURN_IF_ERROR(StreamGroups(run, from_token, max_items));
+    return page;
+  }
   Status eval_status;
   const auto evaluate = [&](std::string_view json) {
     Result<json::Value> doc = ParseForQuery(query, json);
@@ -422,28 +360,13 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     return eval_status.ok();
   };
 
-  if (query.needs_full_result()) {
+  if (!query.keeps_row_order()) {
+    // Evaluated whole for every page: no index gives these rows in the result's order.
+    if (!expect_token({DecodedToken::Kind::kOffset})) return TokenOfAnotherQuery();
     const auto start = static_cast<size_t>(token.number);
-    // The page needs the first start + max_items + 1 rows of the result (one more
-    // tells whether a continuation follows), after OFFSET, within LIMIT and TOP.
-    const int64_t offset = query.offset().value_or(0);
-    int64_t needed = offset + static_cast<int64_t>(start) + max_items + 1;
-    if (query.limit()) needed = std::min(needed, offset + *query.limit());
-    if (query.top()) needed = std::min(needed, *query.top());
-    const auto rows_needed = static_cast<size_t>(std::max<int64_t>(needed, 0));
-    // OFFSET/LIMIT alone: the skipped rows are produced (ru-model.md row 18), the rest
-    // of the scope is not read.
-    const auto evaluate_until_enough = [&](std::string_view json) {
-      return evaluate(json) && !(query.keeps_row_order() && run.rows.size() >= rows_needed);
-    };
     const auto evaluate_in_order = [&](const CreationPosition&, std::string_view,
-                                       std::string_view json) {
-      return evaluate_until_enough(json);
-    };
-    if (plan.kind == IndexPlan::Kind::kOrdered) {
-      run.rows_needed = rows_needed;
-      ORRERY_RETURN_IF_ERROR(CollectOrderedRows(run));
-    } else if (plan.kind == IndexPlan::Kind::kLookup) {
+                                       std::string_view json) { return evaluate(json); };
+    if (plan.kind == IndexPlan::Kind::kLookup) {
       std::vector<std::string> keys;
       ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, "", keys));
       if (creation_order_kept()) {
@@ -451,7 +374,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
       } else {
         for (const std::string& key : keys) {
           ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key));
-          if (json && !evaluate_until_enough(*json)) break;
+          if (json && !evaluate(*json)) break;
         }
       }
     } else if (creation_order_kept()) {
@@ -460,12 +383,12 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
       ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {
         page.loaded_bytes += json.size();
         ++page.loaded_count;
-        return evaluate_until_enough(json);
+        return evaluate(json);
       }));
     }
     ORRERY_RETURN_IF_ERROR(eval_status);
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(run.rows)));
-    if (start > result.size()) return Status::BadRequest(kInvalidContinuation);
+    if (start > result.size()) return TokenOfAnotherQuery();
     const size_t last = std::min(result.size(), start + static_cast<size_t>(max_items));
     size_t end = start;
     for (; end < last && !page.full(); ++end) {
@@ -477,25 +400,37 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
 
   // Rows stream in the service's order (creation order within each physical partition;
   // key order for data of a read-only store that lists no creation order); a page ends
-  // after max_items rows.
-  const std::optional<int64_t> top = query.top();
+  // after max_items rows, or when it runs out of time. OFFSET skips rows and LIMIT and
+  // TOP end them, counted across pages (ru-model.md row 18: skipped rows are read).
+  const int64_t offset = query.offset().value_or(0);
+  const std::optional<int64_t> end = ResultRowEnd(query);
+  const auto done = [&](int64_t emitted) { return end && emitted >= *end; };
   int64_t emitted = token.number;
   std::string last_key;
   CreationPosition last_position;
   bool more = false;
+  bool visited = false;
+  const auto room_left = [&] {
+    return static_cast<int>(page.documents.size()) < max_items && !page.full();
+  };
+  const auto add_row = [&](std::string row) {
+    if (emitted >= offset) page.Add(std::move(row));
+    ++emitted;
+  };
   const auto visit = [&](std::string_view key, std::string_view json) {
-    if (top && emitted >= *top) return false;
-    if (static_cast<int>(page.documents.size()) >= max_items || page.full()) {
+    if (done(emitted)) return false;
+    // A page holds at least one item's rows, so that it always advances.
+    if (!room_left() || (visited && run.out_of_time())) {
       more = true;
       return false;
     }
+    visited = true;
     run.rows.clear();
     run.budget = query::RowBudget();  // the rows of earlier items are gone
     if (!evaluate(json)) return false;
     for (auto& row : run.rows) {
-      if (top && emitted >= *top) break;
-      page.Add(json::Write(row.value));
-      ++emitted;
+      if (done(emitted)) break;
+      add_row(json::Write(row.value));
     }
     last_key.assign(key);
     return true;
@@ -507,8 +442,9 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     return true;
   };
   const bool in_creation_order = creation_order_kept();
-  if (!continuation.empty() && token.is_creation != in_creation_order) {
-    return Status::BadRequest(kInvalidContinuation);
+  if (!expect_token(
+          {in_creation_order ? DecodedToken::Kind::kCreation : DecodedToken::Kind::kKey})) {
+    return TokenOfAnotherQuery();
   }
   const std::vector<CreationPosition>* from = continuation.empty() ? nullptr : &token.positions;
   if (plan.kind == IndexPlan::Kind::kLookup) {
@@ -529,10 +465,10 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     // its rows sorted by creation; one with more falls back to the creation-order walk.
     const WholePartitionRead whole = [&](const PhysicalPartition& partition,
                                          const ReadScope& within, bool& go_on) -> Result<bool> {
-      const size_t room = page.documents.size() < static_cast<size_t>(max_items)
-                              ? static_cast<size_t>(max_items) - page.documents.size()
-                              : 0;
-      if (room == 0 || page.full()) return false;
+      if (!room_left()) return false;
+      // Rows OFFSET still skips take no room on the page.
+      const size_t room = static_cast<size_t>(max_items) - page.documents.size() +
+                          static_cast<size_t>(std::max<int64_t>(offset - emitted, 0));
       const size_t loaded_bytes = page.loaded_bytes;
       const size_t loaded_count = page.loaded_count;
       std::vector<std::pair<uint64_t, std::string>> found;
@@ -563,14 +499,14 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
       std::stable_sort(found.begin(), found.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
       for (auto& [number, row] : found) {
-        if (top && emitted >= *top) break;
-        page.Add(std::move(row));
-        ++emitted;
+        if (done(emitted)) break;
+        add_row(std::move(row));
       }
+      visited = true;
       // The whole partition is done: a later page starts after every number in it.
       last_position =
           CreationPosition{partition.min_inclusive, partition.max_exclusive, kAfterEveryItem};
-      go_on = !(top && emitted >= *top);
+      go_on = !done(emitted);
       return true;
     };
     ORRERY_RETURN_IF_ERROR(ScanInCreationOrder(run, from, visit_in_order, nullptr, &whole));
@@ -583,7 +519,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
         }));
   }
   ORRERY_RETURN_IF_ERROR(eval_status);
-  if (more && !(top && emitted >= *top)) {
+  if (more && !done(emitted)) {
     page.continuation = in_creation_order
                             ? EncodeCreationToken(NextResume(last_position, from), emitted)
                             : EncodeKeyToken(last_key, emitted);

@@ -1,13 +1,24 @@
 #pragma once
 
-// Continuation tokens of feeds and queries. Opaque to clients; forms (before base64):
+// Continuation tokens of feeds and queries. Opaque to clients. Each names where a page
+// ended, so that the next page starts there without redoing the earlier ones; forms
+// (before the integrity tag and base64):
 //   "K<n>:<key suffix>"  resume after this item key; n rows already returned (for TOP)
-//   "O<offset>"          resume a fully evaluated result at this row
+//   "O<offset>"          resume a fully evaluated result at this row (the shapes no
+//                        index can stream: they are evaluated whole for every page)
 //   "C<n>(:<min>:<max>:<number>)+"  resume in creation order: every EPK range before the
 //                        first min is done, and in each [min, max) listed (the physical
 //                        partition the page ended in, then what remains of the ones a
 //                        split divided) the items up to <number> were returned; n rows
-//                        already returned
+//                        already returned (TOP, OFFSET and LIMIT count them)
+//   "S<n>:<hex position>"  resume an ORDER BY stream after this position: the encoded
+//                        sort value (index_key.h) followed by the item's key suffix;
+//                        everything up to it, in the query's order, was returned
+//   "G<n>:<hex value>"   resume a stream of groups (GROUP BY, DISTINCT on one path) after
+//                        the group of this encoded value
+// Every token ends with a tag that ties it to this format ("#" and 16 hex digits of an
+// HMAC of the rest): a token altered by hand, or issued by an Orrery before this format,
+// is refused with a 400 that says so instead of resuming at a wrong place.
 
 #include <cstdint>
 #include <string>
@@ -24,16 +35,26 @@ inline constexpr const char* kInvalidContinuation = "Invalid Continuation Token"
 std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted);
 std::string EncodeOffsetToken(size_t offset);
 std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted);
+std::string EncodeOrderedToken(std::string_view position, int64_t emitted);
+std::string EncodeGroupToken(std::string_view value, int64_t emitted);
 
 struct DecodedToken {
-  bool is_offset = false;
-  bool is_creation = false;
+  enum class Kind { kKey, kOffset, kCreation, kOrdered, kGroup };
+  Kind kind = Kind::kKey;
+  bool is_offset() const { return kind == Kind::kOffset; }
+  bool is_creation() const { return kind == Kind::kCreation; }
   int64_t number = 0;  // rows returned, or the offset
   std::string key_suffix;
   std::vector<CreationPosition> positions;
+  std::string position;  // kOrdered: encoded sort value + key suffix; kGroup: encoded value
 };
 
-// Errors: BadRequest (kInvalidContinuation) for anything this server did not issue.
+// Errors: BadRequest starting with kInvalidContinuation, saying whether the token is
+// malformed or altered, or comes from an earlier Orrery.
 Result<DecodedToken> DecodeToken(std::string_view token);
+
+// The 400 for a token of another kind than the query's execution needs (a token of
+// another query, say).
+Status TokenOfAnotherQuery();
 
 }  // namespace orrery::engine

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "engine/account.h"
@@ -112,10 +113,16 @@ TEST_F(CreationOrderTest, OnePartitionReturnsItemsInTheOrderTheyWereCreated) {
             (std::vector<std::string>{"zeta", "mid", "aa"}));
   EXPECT_EQ(Ids("SELECT VALUE c.id FROM c", Logical("p"), 1),
             (std::vector<std::string>{"zeta", "mid", "aa"}));
-  // Queries that keep the rows' order: OFFSET/LIMIT and DISTINCT without ORDER BY.
+  // Queries that keep the rows' order: OFFSET/LIMIT.
   EXPECT_EQ(Ids("SELECT VALUE c.id FROM c OFFSET 1 LIMIT 3", all),
             (std::vector<std::string>{"alpha", "mid", "beta"}));
-  EXPECT_EQ(Ids("SELECT DISTINCT VALUE c.id FROM c", all), order);
+  // DISTINCT without ORDER BY promises no order (the SDKs' "Unordered" distinct); on
+  // an indexed path it comes in the index's order, so that its pages resume
+  // (container_query_streams.cc). A computed expression keeps creation order.
+  std::vector<std::string> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(Ids("SELECT DISTINCT VALUE c.id FROM c", all), sorted);
+  EXPECT_EQ(Ids("SELECT DISTINCT VALUE CONCAT(c.id, '') FROM c", all), order);
 }
 
 // A partition whose matches fit in the page is read in key order and its rows sorted by

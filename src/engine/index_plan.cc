@@ -62,6 +62,12 @@ const query::PathPredicate* BoundOn(const std::vector<query::PathPredicate>& pre
   return nullptr;
 }
 
+// Then items where the path is undefined have index entries too.
+bool IsExplicitlyIncluded(const index::IndexingPolicy& policy, const query::DocumentPath& path) {
+  const auto& explicit_paths = policy.explicit_scalar_paths();
+  return std::find(explicit_paths.begin(), explicit_paths.end(), path) != explicit_paths.end();
+}
+
 }  // namespace
 
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
@@ -82,10 +88,14 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
   if (shape.order_by_streams && shape.order_by.size() == 1 && !seek) {
     plan.kind = IndexPlan::Kind::kOrdered;
     plan.order = &shape.order_by[0];
-    const auto& explicit_paths = policy.explicit_scalar_paths();
-    plan.undefined_indexed = std::find(explicit_paths.begin(), explicit_paths.end(),
-                                       plan.order->path) != explicit_paths.end();
+    plan.undefined_indexed = IsExplicitlyIncluded(policy, plan.order->path);
     plan.order_bound = BoundOn(shape.predicates, plan.order->path);
+    return plan;
+  }
+  if (shape.grouped_by && !seek && policy.IsIndexed(*shape.grouped_by)) {
+    plan.kind = IndexPlan::Kind::kGrouped;
+    plan.grouping = &*shape.grouped_by;
+    plan.undefined_indexed = IsExplicitlyIncluded(policy, *plan.grouping);
     return plan;
   }
   if (plan.predicate != nullptr) plan.kind = IndexPlan::Kind::kLookup;

@@ -13,12 +13,13 @@
 namespace orrery::engine {
 
 struct IndexPlan {
-  enum class Kind { kFullScan, kLookup, kOrdered };
+  enum class Kind { kFullScan, kLookup, kOrdered, kGrouped };
   Kind kind = Kind::kFullScan;
   const query::PathPredicate* predicate = nullptr;  // kLookup
   const query::OrderKey* order = nullptr;           // kOrdered
-  // kOrdered: items where the key is undefined have index entries (the path is
-  // explicitly included), so the index order is complete in both directions.
+  const query::DocumentPath* grouping = nullptr;    // kGrouped (AccessShape::grouped_by)
+  // kOrdered, kGrouped: items where the key is undefined have index entries (the path
+  // is explicitly included), so the index order is complete in both directions.
   bool undefined_indexed = false;
   // kOrdered: a WHERE range or prefix on the ORDER BY path. Only entries within it can
   // match, and every match has the key defined, so the stream reads just those entries.

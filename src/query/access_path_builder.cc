@@ -36,10 +36,26 @@ class ShapeBuilder {
     shape.order_by_streams = !shape.order_by.empty() && query_.from.size() == 1 &&
                              !bound_.is_aggregate && query_.group_by.empty() &&
                              !query_.select.distinct;
+    shape.grouped_by = GroupedBy();
     return shape;
   }
 
  private:
+  std::optional<DocumentPath> GroupedBy() const {
+    if (!query_.order_by.empty()) return std::nullopt;
+    if (bound_.is_aggregate) {
+      if (query_.group_by.size() != 1) return std::nullopt;
+      return ItemPath(*query_.group_by.front());
+    }
+    if (!query_.select.distinct) return std::nullopt;
+    const ast::SelectClause& select = query_.select;
+    if (select.kind == ast::SelectKind::kValue) return ItemPath(*select.value);
+    if (select.kind == ast::SelectKind::kList && select.items.size() == 1) {
+      return ItemPath(*select.items.front().expr);
+    }
+    return std::nullopt;
+  }
+
   // c.a.b, c["a"], c.a[0] is not (array positions are not index paths).
   std::optional<DocumentPath> ItemPath(const ast::Expr& expr) const {
     DocumentPath reversed;

@@ -114,6 +114,17 @@ class CompiledQueryImpl final : public CompiledQuery {
   bool reads_items() const override { return !query_.from.empty(); }
 
   Result<std::vector<json::Value>> Finish(std::vector<Row> rows) const override {
+    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> values, FinishUnpaged(std::move(rows)));
+    if (bound_.offset) {
+      Page(values, *bound_.offset, *bound_.limit);
+    }
+    if (bound_.top) {
+      Page(values, 0, *bound_.top);
+    }
+    return values;
+  }
+
+  Result<std::vector<json::Value>> FinishUnpaged(std::vector<Row> rows) const override {
     std::vector<json::Value> values;
     if (bound_.is_aggregate) {
       values = Aggregate(rows);
@@ -126,12 +137,6 @@ class CompiledQueryImpl final : public CompiledQuery {
     }
     if (query_.select.distinct) {
       RemoveDuplicates(values);
-    }
-    if (bound_.offset) {
-      Page(values, *bound_.offset, *bound_.limit);
-    }
-    if (bound_.top) {
-      Page(values, 0, *bound_.top);
     }
     return values;
   }

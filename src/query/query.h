@@ -109,6 +109,9 @@ class CompiledQuery {
   // Turns all rows of the scope into the final result: sorts by the ORDER BY keys,
   // groups and aggregates, de-duplicates, applies OFFSET/LIMIT and TOP.
   virtual Result<std::vector<json::Value>> Finish(std::vector<Row> rows) const = 0;
+  // The same without OFFSET, LIMIT and TOP: the result of one group of a stream of
+  // groups (AccessShape::grouped_by), which the caller pages itself.
+  virtual Result<std::vector<json::Value>> FinishUnpaged(std::vector<Row> rows) const = 0;
 
   // What an index can serve of this query (access_path.h).
   virtual const AccessShape& access_shape() const = 0;

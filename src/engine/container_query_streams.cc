@@ -1,0 +1,371 @@
+// Queries whose result comes in the order of one indexed path, resumed page after page
+// from where the last page ended (continuation_token.h), so that reading N rows in pages
+// reads each item about once:
+//   - StreamOrdered: ORDER BY on one item path. A row's position is its encoded sort
+//     value followed by its item key; a page reads, in each physical partition, the
+//     items after the token's position until it has enough rows, and the next page
+//     starts after the position of the last row returned.
+//   - StreamGroups: GROUP BY on one item path, or DISTINCT of one item path. The items
+//     of one value are adjacent in the index, so each value's group is finished as soon
+//     as the next value starts; a page returns whole groups and the next page starts
+//     after the value of the last.
+// Items where the path is undefined have no index entries unless the path is included
+// explicitly; they sort first, and are found by reading the partition in key order.
+// Positions compare as byte strings: the value encoding is self-delimiting and ordered
+// (index_key.h), the key suffix orders items of one value as their index entries.
+
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "engine/container.h"
+#include "engine/continuation_token.h"
+#include "engine/query_run.h"
+#include "index/index_key.h"
+#include "json/json.h"
+#include "storage/keys.h"
+
+namespace orrery::engine {
+namespace {
+
+constexpr char kUndefinedTag = static_cast<char>(index::ValueTag::kUndefined);
+// After every key suffix (they are uppercase hex EPKs, a 0x00 and an id of text).
+constexpr char kAfterEveryKey = '\xff';
+
+const json::Value& LookUp(const json::Value& document, const query::DocumentPath& path) {
+  static const json::Value kUndefined;
+  const json::Value* at = &document;
+  for (const std::string& name : path) {
+    if (!at->is_object()) return kUndefined;
+    at = at->Find(name);
+    if (at == nullptr) return kUndefined;
+  }
+  return *at;
+}
+
+std::string EncodedValue(const json::Value& value) {
+  std::string encoded;
+  index::AppendValue(encoded, value);
+  return encoded;
+}
+
+// Where a stream of several partitions may end a page: the least far position any
+// partition that stopped early reached (beyond it, that partition was not read).
+class Frontier {
+ public:
+  explicit Frontier(bool descending) : descending_(descending) {}
+  bool Before(std::string_view a, std::string_view b) const { return descending_ ? a > b : a < b; }
+  void StoppedAt(std::string position) {
+    if (!at_ || Before(position, *at_)) at_ = std::move(position);
+  }
+  // Whether `position` is within what every partition read.
+  bool Covers(std::string_view position) const { return !at_ || !Before(*at_, position); }
+  const std::optional<std::string>& at() const { return at_; }
+
+ private:
+  bool descending_;
+  std::optional<std::string> at_;
+};
+
+// Rows to read beyond the token, and the rows already counted.
+struct Paging {
+  int64_t emitted = 0;
+  int64_t offset = 0;
+  std::optional<int64_t> end;
+  bool done() const { return end && emitted >= *end; }
+  // Rows a partition must provide for the page to be full (one more tells whether
+  // another page follows).
+  size_t Wanted(int max_items) const {
+    int64_t wanted = std::max<int64_t>(offset - emitted, 0) + max_items + 1;
+    if (end) wanted = std::min(wanted, *end - emitted);
+    return static_cast<size_t>(std::max<int64_t>(wanted, 1));
+  }
+};
+
+Paging PagingOf(const query::CompiledQuery& query, const DecodedToken* token) {
+  return Paging{token != nullptr ? token->number : 0, query.offset().value_or(0),
+                ResultRowEnd(query)};
+}
+
+}  // namespace
+
+Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
+                                    const query::DocumentPath& path, bool descending,
+                                    const std::string* after, const PositionedVisit& visit) const {
+  ReadScope within = run.scope;
+  within.range =
+      Intersect(run.scope.range, EpkRange{partition.min_inclusive, partition.max_exclusive});
+  const bool complete = run.plan.undefined_indexed || run.plan.order_bound != nullptr;
+  // Whether the token points into the items read by scan (undefined, not indexed).
+  const bool after_undefined =
+      after != nullptr && !complete && !after->empty() && (*after)[0] == kUndefinedTag;
+  const std::string resume_key = after_undefined ? after->substr(1) : std::string();
+  bool go_on = true;
+  Status status;
+
+  const auto each_undefined =
+      [&](const std::function<bool(std::string_view key, const json::Value& doc)>& each) {
+        if (!resume_key.empty() && resume_key[0] == kAfterEveryKey) return Status::Ok();
+        return ScanScope(within, resume_key, [&](std::string_view key, std::string_view json) {
+          run.page.loaded_bytes += json.size();
+          ++run.page.loaded_count;
+          Result<json::Value> doc = ParseForQuery(run.query, json);
+          if (!doc.ok() || !LookUp(*doc, path).is_undefined()) return true;
+          return each(key, *doc);
+        });
+      };
+  const auto undefined_in_key_order = [&]() -> Status {
+    if (descending) {
+      // Key order reversed: the partition's undefined items are gathered first.
+      std::vector<std::pair<std::string, json::Value>> items;
+      ORRERY_RETURN_IF_ERROR(each_undefined([&](std::string_view key, const json::Value& doc) {
+        items.emplace_back(std::string(key), doc);
+        return true;
+      }));
+      for (auto it = items.rbegin(); it != items.rend() && go_on; ++it) {
+        if (after_undefined && it->first >= resume_key) continue;
+        go_on = visit(std::string_view(&kUndefinedTag, 1), it->first, it->second);
+      }
+      return Status::Ok();
+    }
+    return each_undefined([&](std::string_view key, const json::Value& doc) {
+      go_on = visit(std::string_view(&kUndefinedTag, 1), key, doc);
+      return go_on;
+    });
+  };
+  const auto indexed = [&]() -> Status {
+    const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
+    index::KeyRange range = run.plan.order_bound != nullptr
+                                ? RangesFor(*run.plan.order_bound, prefix).front()
+                                : index::AllEntries(prefix);
+    if (after != nullptr && !after_undefined) {
+      std::string at = prefix + *after;
+      if (descending) {
+        range.end = std::min(range.end, at);
+      } else {
+        at += '\0';
+        range.begin = std::max(range.begin, at);
+      }
+    }
+    if (range.begin >= range.end) return Status::Ok();
+    ORRERY_RETURN_IF_ERROR(index::ScanEntries(
+        store_, range, prefix.size(), descending, [&](const index::EntryView& entry) {
+          ++run.page.index_entries;
+          if (!run.scope.Contains(entry.epk)) return true;
+          const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
+          Result<std::optional<std::string>> json = LoadItem(run, suffix);
+          if (!json.ok()) {
+            status = json.status();
+            return false;
+          }
+          if (!*json) return true;
+          Result<json::Value> doc = ParseForQuery(run.query, **json);
+          // An item changed since its entry was read is at its new value's place.
+          if (!doc.ok() || EncodedValue(LookUp(*doc, path)) != entry.value) return true;
+          go_on = visit(entry.value, suffix, *doc);
+          return go_on;
+        }));
+    return status;
+  };
+
+  if (complete) return indexed();
+  if (descending) {
+    if (!after_undefined) ORRERY_RETURN_IF_ERROR(indexed());
+    if (go_on) ORRERY_RETURN_IF_ERROR(undefined_in_key_order());
+    return Status::Ok();
+  }
+  if (after == nullptr || after_undefined) ORRERY_RETURN_IF_ERROR(undefined_in_key_order());
+  if (go_on) ORRERY_RETURN_IF_ERROR(indexed());
+  return Status::Ok();
+}
+
+Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int max_items) const {
+  const bool descending = run.plan.order->descending;
+  const Frontier order(descending);
+  Paging paging = PagingOf(run.query, token);
+  if (paging.done()) return Status::Ok();
+
+  // A k-way merge of the partitions' streams, each read a chunk at a time from where
+  // it stopped, so that a page reads about its own rows from all of them together.
+  struct Found {
+    std::string position;
+    json::Value value;
+  };
+  struct Source {
+    const PhysicalPartition* partition;
+    std::deque<Found> rows;
+    std::optional<std::string> resume;  // the last position read
+    bool finished = false;
+  };
+  std::vector<Source> sources;
+  for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
+    sources.push_back(Source{partition, {}, std::nullopt, false});
+  }
+  if (sources.empty()) return Status::Ok();
+  const size_t wanted = paging.Wanted(max_items);
+  const size_t chunk = std::min(wanted, std::max<size_t>(16, wanted / sources.size() + 1));
+  Status eval_status;
+  const auto fill = [&](Source& source) -> Status {
+    const std::string* after = source.resume      ? &*source.resume
+                               : token != nullptr ? &token->position
+                                                  : nullptr;
+    const std::string from = after != nullptr ? *after : std::string();
+    bool stopped = false;
+    size_t read = 0;
+    ORRERY_RETURN_IF_ERROR(VisitInIndexOrder(
+        run, *source.partition, run.plan.order->path, descending,
+        after != nullptr ? &from : nullptr,
+        [&](std::string_view value, std::string_view key, const json::Value& doc) {
+          // Each fill reads at least one item, so that a page always advances.
+          if (read > 0 && run.out_of_time()) {
+            stopped = true;
+            return false;
+          }
+          ++read;
+          std::string position(value);
+          position.append(key);
+          run.rows.clear();
+          eval_status = run.query.EvaluateDocument(doc, run.rows, run.budget);
+          if (!eval_status.ok()) return false;
+          for (query::Row& row : run.rows) source.rows.push_back({position, std::move(row.value)});
+          source.resume = std::move(position);
+          stopped = source.rows.size() >= chunk;
+          return !stopped;
+        }));
+    ORRERY_RETURN_IF_ERROR(eval_status);
+    source.finished = !stopped;
+    return Status::Ok();
+  };
+
+  std::optional<std::string> last_position;
+  while (!paging.done()) {
+    const bool room = static_cast<int>(run.page.documents.size()) < max_items && !run.page.full();
+    bool buffered = false;
+    for (Source& source : sources) {
+      if (!source.rows.empty() || source.finished) {
+        buffered = buffered || !source.rows.empty();
+        continue;
+      }
+      if (run.out_of_time()) {
+        if (!buffered && std::all_of(sources.begin(), sources.end(),
+                                     [](const Source& s) { return s.rows.empty(); })) {
+          // Nothing read is waiting: every partition is done up to the least far one.
+          std::optional<std::string> least;
+          for (const Source& s : sources) {
+            if (!s.finished && s.resume && (!least || order.Before(*s.resume, *least))) {
+              least = s.resume;
+            }
+          }
+          if (least) last_position = std::move(least);
+        }
+        if (last_position) {
+          run.page.continuation = EncodeOrderedToken(*last_position, paging.emitted);
+          return Status::Ok();
+        }
+      }
+      ORRERY_RETURN_IF_ERROR(fill(source));
+      buffered = buffered || !source.rows.empty();
+    }
+    Source* next = nullptr;
+    for (Source& source : sources) {
+      if (!source.rows.empty() && (next == nullptr || order.Before(source.rows.front().position,
+                                                                   next->rows.front().position))) {
+        next = &source;
+      }
+    }
+    if (next == nullptr) return Status::Ok();  // every partition is read to its end
+    if (!room) {
+      run.page.continuation = EncodeOrderedToken(*last_position, paging.emitted);
+      return Status::Ok();
+    }
+    Found row = std::move(next->rows.front());
+    next->rows.pop_front();
+    if (paging.emitted >= paging.offset) run.page.Add(json::Write(row.value));
+    ++paging.emitted;
+    last_position = std::move(row.position);
+  }
+  return Status::Ok();
+}
+
+Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max_items) const {
+  Paging paging = PagingOf(run.query, token);
+  if (paging.done()) return Status::Ok();
+  // After every item of the token's value: its group was returned whole.
+  std::string after_group;
+  if (token != nullptr) after_group = token->position + kAfterEveryKey;
+  const size_t wanted = paging.Wanted(max_items);
+
+  // Groups by encoded value, so in the result's order; one value's items may lie in
+  // several partitions, and their rows make one group.
+  std::map<std::string, std::vector<query::Row>> groups;
+  Frontier frontier(false);
+  Status eval_status;
+  for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
+    std::optional<std::string> current;
+    std::vector<query::Row> rows;
+    std::optional<std::string> last_finished;
+    size_t finished = 0;
+    bool stopped = false;
+    const auto finish_group = [&] {
+      if (!rows.empty()) {
+        std::vector<query::Row>& group = groups[*current];
+        std::move(rows.begin(), rows.end(), std::back_inserter(group));
+        rows.clear();
+        ++finished;
+      }
+      last_finished = current;
+    };
+    ORRERY_RETURN_IF_ERROR(VisitInIndexOrder(
+        run, *partition, *run.plan.grouping, false, token != nullptr ? &after_group : nullptr,
+        [&](std::string_view value, std::string_view, const json::Value& doc) {
+          if (!current || value != *current) {
+            if (current) {
+              finish_group();
+              // A page ends between groups only, and after at least one.
+              if (finished >= wanted || run.out_of_time()) {
+                stopped = true;
+                return false;
+              }
+            }
+            current.emplace(value);
+          }
+          eval_status = run.query.EvaluateDocument(doc, rows, run.budget);
+          return eval_status.ok();
+        }));
+    ORRERY_RETURN_IF_ERROR(eval_status);
+    if (stopped) {
+      frontier.StoppedAt(*last_finished);
+    } else if (current) {
+      finish_group();
+    }
+  }
+
+  std::optional<std::string> last_value;
+  bool page_ended = false;
+  for (auto& [value, rows] : groups) {
+    if (paging.done() || !frontier.Covers(value)) break;
+    if (static_cast<int>(run.page.documents.size()) >= max_items || run.page.full()) {
+      page_ended = true;
+      break;
+    }
+    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result,
+                            run.query.FinishUnpaged(std::move(rows)));
+    // A group's results (several for arrays or objects, whose values share one index
+    // position) stay on one page.
+    for (const json::Value& row : result) {
+      if (paging.done()) break;
+      if (paging.emitted >= paging.offset) run.page.Add(json::Write(row));
+      ++paging.emitted;
+    }
+    last_value = value;
+  }
+  if (paging.done()) return Status::Ok();
+  if (page_ended) {
+    run.page.continuation = EncodeGroupToken(*last_value, paging.emitted);
+  } else if (frontier.at()) {
+    run.page.continuation = EncodeGroupToken(*frontier.at(), paging.emitted);
+  }
+  return Status::Ok();
+}
+
+}  // namespace orrery::engine

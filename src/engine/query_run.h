@@ -1,0 +1,44 @@
+#pragma once
+
+// What one page of a query works with, shared by the executors of container_query.cc
+// (scans, lookups, creation order) and container_query_streams.cc (ORDER BY and group
+// streams through the index). Internal to the engine.
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "engine/container.h"
+#include "engine/index_plan.h"
+#include "engine/query_page_budget.h"
+#include "index/index_scan.h"
+
+namespace orrery::engine {
+
+struct Container::QueryRun {
+  const query::CompiledQuery& query;
+  const ReadScope& scope;
+  IndexPlan plan;
+  FeedPage& page;
+  std::vector<query::Row> rows;
+  // What the rows may take (query.h): charged across the page when the rows are kept
+  // for Finish, per item when they stream.
+  query::RowBudget budget;
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::now() + QueryPageTimeBudget();
+
+  bool out_of_time() const { return std::chrono::steady_clock::now() > deadline; }
+};
+
+// Only the members the query reads are converted (CompiledQuery::item_members).
+Result<json::Value> ParseForQuery(const query::CompiledQuery& query, std::string_view json);
+
+// The index key ranges of the entries a predicate selects.
+std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
+                                       std::string_view prefix);
+
+// How many rows of the result exist at most, counting those OFFSET skips: OFFSET plus
+// the least of LIMIT and TOP; nullopt without either.
+std::optional<int64_t> ResultRowEnd(const query::CompiledQuery& query);
+
+}  // namespace orrery::engine
