@@ -40,9 +40,12 @@ void WriteItems(Container& container) {
     ItemWriteRequest request;
     request.kind = WriteKind::kUpsert;
     request.partition_key = {partition::PartitionKeyComponent::String("p" + std::to_string(i % 4))};
-    request.body = R"({"id":")" + std::to_string(i) + R"(","pk":"p)" + std::to_string(i % 4) +
-                   R"(","name":")" + NameOf(i) + R"("})";
-    ASSERT_TRUE(container.WriteItem(request).ok());
+    // The request refers to the body: it must outlive the write.
+    const std::string body = R"({"id":")" + std::to_string(i) + R"(","pk":"p)" +
+                             std::to_string(i % 4) + R"(","name":")" + NameOf(i) + R"("})";
+    request.body = body;
+    auto written = container.WriteItem(request);
+    ASSERT_TRUE(written.ok()) << written.status().ToString();
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <utility>
 
 #include "query/evaluator.h"
@@ -157,7 +158,13 @@ json::Value ComputedProperty::Evaluate(const json::Value& item) const {
   // item, in every slot the definition may use.
   std::vector<const json::Value*> slots(static_cast<size_t>(bound_.slot_count), &item);
   const Frame frame{.slots = slots};
-  return query::Evaluate(*bound_.query->select.value, frame).Take();
+  json::Value value = query::Evaluate(*bound_.query->select.value, frame).Take();
+  // NaN and the infinities have no JSON form and no place in the index's order; as in
+  // query results (compiled_query.cc), they count as undefined.
+  if (value.is_number() && !value.is_integer() && !std::isfinite(value.as_double())) {
+    return json::Value();
+  }
+  return value;
 }
 
 Result<std::shared_ptr<const ComputedProperties>> ComputedProperties::Compile(
