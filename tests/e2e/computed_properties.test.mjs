@@ -183,6 +183,31 @@ describe("computed properties", { timeout: TIMEOUT * 2 }, () => {
     assert.deepEqual(resources, ITEMS.map((d) => d.name.toLowerCase()).sort());
   });
 
+  test("a composite index may name a computed property; ORDER BY on both keys follows it", async () => {
+    const { container } = await database.containers.create({
+      id: "composite",
+      partitionKey: pk,
+      computedProperties: [LOWER_NAME],
+      indexingPolicy: {
+        ...policy([{ path: "/cp_lowerName/?" }]),
+        compositeIndexes: [[{ path: "/cp_lowerName", order: "ascending" }, { path: "/price", order: "descending" }]],
+      },
+    });
+    await fill(container);
+    const { resources } = await container.items
+      .query("SELECT VALUE c.id FROM c ORDER BY c.cp_lowerName ASC, c.price DESC", { maxItemCount: 11 })
+      .fetchAll();
+    const expected = [...ITEMS]
+      .sort((a, b) => byId(a.name.toLowerCase(), b.name.toLowerCase()) || b.price - a.price)
+      .map((d) => d.id);
+    // Ties (same name and price) may come in any order: compare the (name, price) keys.
+    const key = (id) => {
+      const d = ITEMS.find((x) => x.id === id);
+      return `${d.name.toLowerCase()}|${d.price}`;
+    };
+    assert.deepEqual(resources.map(key), expected.map(key));
+  });
+
   test("a container replace changes the definitions, the index follows", async () => {
     const { container } = await database.containers.create({
       id: "replaced",
