@@ -210,6 +210,17 @@ TEST(ComputedPropertiesQueryTest, NamedPropertiesReadTheComputedValue) {
             R"(["alpha"])");
 }
 
+TEST(ComputedPropertiesQueryTest, AnyRootAliasResolves) {
+  auto computed =
+      MustCompile(R"([{"name":"cp_lowerName","query":"SELECT VALUE LOWER(c.name) FROM c"}])");
+  EXPECT_EQ(RunQuery("SELECT VALUE p.cp_lowerName FROM products p", computed,
+                     {R"({"id":"1","name":"A"})"}),
+            R"(["a"])");
+  EXPECT_EQ(
+      RunQuery("SELECT VALUE root.cp_lowerName FROM root", computed, {R"({"id":"1","name":"A"})"}),
+      R"(["a"])");
+}
+
 TEST(ComputedPropertiesQueryTest, GroupByAComputedProperty) {
   auto computed =
       MustCompile(R"([{"name":"cp_lowerName","query":"SELECT VALUE LOWER(c.name) FROM c"}])");
