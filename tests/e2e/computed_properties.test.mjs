@@ -7,7 +7,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { withServerAndDatabase } from "./lib/fixture.mjs";
-import { restClient, expectCosmosError } from "./lib/util.mjs";
+import { startServer } from "./lib/server.mjs";
+import { restClient, sdkClient, expectCosmosError } from "./lib/util.mjs";
 
 const TIMEOUT = 120_000;
 const PROGRESS = "x-ms-documentdb-collection-index-transformation-progress";
@@ -297,5 +298,39 @@ describe("computed properties", { timeout: TIMEOUT * 2 }, () => {
     });
     assert.match(e.message, /WHERE/);
     assert.deepEqual((await container.read()).resource.computedProperties, [LOWER_NAME]);
+  });
+});
+
+describe("computed properties after a restart", { timeout: TIMEOUT }, () => {
+  test("the definitions and their index survive a restart, without a rebuild", async () => {
+    const server = await startServer({ inMemory: false });
+    let client = sdkClient(server);
+    try {
+      const { database } = await client.databases.create({ id: "cpdb" });
+      const { container } = await database.containers.create({
+        id: "kept",
+        partitionKey: pk,
+        computedProperties: [LOWER_NAME],
+        indexingPolicy: policy([{ path: "/cp_lowerName/?" }]),
+      });
+      await fill(container);
+      await server.restart();
+      client.dispose();
+      client = sdkClient(server);
+      const kept = client.database("cpdb").container("kept");
+      const read = await kept.read({ populateQuotaInfo: true });
+      assert.deepEqual(read.resource.computedProperties, [LOWER_NAME]);
+      assert.equal(Number(read.headers[PROGRESS]), 100, "no rebuild after the restart");
+      const res = await restClient(server).query("dbs/cpdb/colls/kept/docs", "SELECT VALUE c.id FROM c WHERE c.cp_lowerName = 'charlie'", [], {
+        headers: { "x-ms-documentdb-populatequerymetrics": "true", "x-ms-documentdb-query-enablecrosspartition": "true" },
+      });
+      assert.equal(res.status, 200, res.text.slice(0, 300));
+      const want = ITEMS.filter((d) => d.name.toLowerCase() === "charlie").map((d) => d.id).sort(byId);
+      assert.deepEqual(res.body.Documents.sort(byId), want);
+      assert.equal(parseMetrics(res.headers["x-ms-documentdb-query-metrics"]).retrievedDocumentCount, want.length);
+    } finally {
+      client.dispose();
+      await server.stop();
+    }
   });
 });
