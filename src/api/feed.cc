@@ -36,7 +36,8 @@ bool IsQueryRequest(const RequestContext& ctx) {
          (type != nullptr && type->starts_with("application/query+json"));
 }
 
-Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(const std::string& body) {
+Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
+    const std::string& body, std::shared_ptr<const query::ComputedProperties> computed) {
   ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(body));
   const json::Value* text = spec.Find("query");
   if (text == nullptr || !text->is_string()) {
@@ -57,7 +58,7 @@ Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(const std::string
       parameters.push_back({name->as_string(), value ? *value : json::Value()});
     }
   }
-  return query::Compile(text->as_string(), std::move(parameters));
+  return query::Compile(text->as_string(), std::move(parameters), std::move(computed));
 }
 
 http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,

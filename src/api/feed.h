@@ -19,8 +19,10 @@ std::string ContinuationOf(const RequestContext& ctx);
 // Whether a POST to a feed is a query (query+json content type or isquery header).
 bool IsQueryRequest(const RequestContext& ctx);
 
-// Parses {"query": "...", "parameters": [{"name": "@p", "value": ...}]} and compiles it.
-Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(const std::string& body);
+// Parses {"query": "...", "parameters": [{"name": "@p", "value": ...}]} and compiles it,
+// over the container's computed properties when it has any.
+Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
+    const std::string& body, std::shared_ptr<const query::ComputedProperties> computed = nullptr);
 
 // The feed envelope {"_rid": rid, "<array_name>": [...], "_count": n} with
 // x-ms-item-count and x-ms-continuation.

@@ -86,7 +86,7 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   QueryPageTimes times;
   auto start = std::chrono::steady_clock::now();
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> query,
-                          CompileQueryBody(ctx.request.body));
+                          CompileQueryBody(ctx.request.body, container.computed_properties()));
   times.compile_ms = MillisSince(start);
   ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
   if (!scope.has_partition_key && !scope.has_range &&

@@ -27,11 +27,23 @@ constexpr const char* kPreconditionFailed =
 
 // The policy was validated when the container was created or replaced; a record
 // that somehow fails to parse falls back to the default (index everything).
-index::IndexingPolicy ParsePolicy(const json::Value& resource) {
-  const json::Value* policy = resource.Find("indexingPolicy");
-  if (policy == nullptr) return index::IndexingPolicy();
-  Result<index::IndexingPolicy> parsed = index::IndexingPolicy::Parse(*policy);
-  return parsed.ok() ? std::move(*parsed) : index::IndexingPolicy();
+index::IndexingPolicy ParsePolicy(const json::Value& resource,
+                                  const query::ComputedProperties& computed) {
+  index::IndexingPolicy out;
+  if (const json::Value* policy = resource.Find("indexingPolicy")) {
+    Result<index::IndexingPolicy> parsed = index::IndexingPolicy::Parse(*policy);
+    if (parsed.ok()) out = std::move(*parsed);
+  }
+  out.set_computed_properties(computed.names());
+  return out;
+}
+
+// Validated when the container was created or replaced; a record that somehow fails
+// to compile has none.
+std::shared_ptr<const query::ComputedProperties> CompileComputedProperties(
+    const json::Value& resource) {
+  auto compiled = query::ComputedProperties::Compile(resource.Find("computedProperties"));
+  return compiled.ok() ? std::move(*compiled) : std::make_shared<query::ComputedProperties>();
 }
 
 // Validated when the container was created (and it cannot be replaced).
@@ -45,7 +57,8 @@ UniqueKeyPolicy ParseUniqueKeys(const json::Value& resource) {
 Container::Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
                      std::shared_ptr<ContainerWriteState> write_state)
     : settings_(std::move(settings)),
-      indexing_(ParsePolicy(settings_.resource)),
+      computed_(CompileComputedProperties(settings_.resource)),
+      indexing_(ParsePolicy(settings_.resource, *computed_)),
       // Validated when the container was created; it cannot be replaced.
       unique_keys_(ParseUniqueKeys(settings_.resource)),
       default_ttl_(ParseDefaultTtl(settings_.resource)),
@@ -57,6 +70,7 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
   // replaced container keeps the old policy until BeginIndexRebuild switches it.
   if (!write_state_->write_policy) {
     write_state_->write_policy = std::make_shared<const index::IndexingPolicy>(indexing_);
+    write_state_->write_computed = computed_;
   }
   if (!write_state_->write_map) {
     write_state_->write_map = std::make_shared<const PartitionMap>(settings_.partitions);

@@ -30,6 +30,7 @@
 #include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
+#include "query/computed_properties.h"
 #include "query/query.h"
 #include "storage/store.h"
 
@@ -147,6 +148,8 @@ struct ContainerWriteState {
   // writer (which holds its item's stripe) indexes under one policy from start to end,
   // even when it still holds the Container object of before a policy change.
   std::shared_ptr<const index::IndexingPolicy> write_policy;
+  // The computed properties whose values writers index, replaced with write_policy.
+  std::shared_ptr<const query::ComputedProperties> write_computed;
   // False while the range index is rebuilt after an indexing-policy change; queries
   // then scan instead of trusting a partial index.
   std::atomic<bool> index_ready{true};
@@ -225,6 +228,10 @@ class Container {
   void AddDropToBatch(storage::WriteBatch& batch) const;
 
   const index::IndexingPolicy& indexing_policy() const { return indexing_; }
+  // The container's computed properties (none: empty), for compiling its queries.
+  const std::shared_ptr<const query::ComputedProperties>& computed_properties() const {
+    return computed_;
+  }
 
   // Index maintenance (container_index.cc). The index of a container is complete for
   // its policy when the index marker (a meta key holding the policy's JSON) says so;
@@ -484,6 +491,7 @@ class Container {
                           std::optional<uint64_t> removed, std::optional<uint64_t> added) const;
 
   ContainerSettings settings_;
+  std::shared_ptr<const query::ComputedProperties> computed_;
   index::IndexingPolicy indexing_;
   UniqueKeyPolicy unique_keys_;
   std::optional<int64_t> default_ttl_;  // nullopt: TTL off

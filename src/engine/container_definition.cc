@@ -4,6 +4,7 @@
 #include "engine/item_rules.h"
 #include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
+#include "query/computed_properties.h"
 
 namespace orrery::engine {
 namespace {
@@ -82,17 +83,14 @@ bool IsNonEmptyArray(const json::Value* v) {
 bool IsGiven(const json::Value* v) { return v != nullptr && !v->is_null(); }
 
 // Container features of the service that Orrery does not implement yet. Accepting them
-// and ignoring them would let an application believe its vectors are indexed or its
-// computed properties computed; until they are implemented they are refused, by name.
+// and ignoring them would let an application believe its vectors are indexed; until
+// they are implemented they are refused, by name.
 Status RefuseUnsupportedFeatures(const json::Value& body) {
   auto refuse = [](const std::string& feature) {
     return Status::BadRequest(feature +
                               " is not supported by Orrery yet; remove it from the "
                               "container definition.");
   };
-  if (IsNonEmptyArray(body.Find("computedProperties"))) {
-    return refuse("computedProperties (computed properties)");
-  }
   if (IsGiven(body.Find("vectorEmbeddingPolicy"))) {
     return refuse("vectorEmbeddingPolicy (vector search)");
   }
@@ -134,6 +132,8 @@ Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
                           NormalizeIndexingPolicy(body.Find("indexingPolicy")));
   ORRERY_RETURN_IF_ERROR(ValidateDefaultTtl(body.Find("defaultTtl")));
   ORRERY_RETURN_IF_ERROR(UniqueKeyPolicy::Parse(body.Find("uniqueKeyPolicy")).status());
+  ORRERY_RETURN_IF_ERROR(
+      query::ComputedProperties::Compile(body.Find("computedProperties")).status());
 
   StripSystemProperties(body);
   for (const char* name : {"_docs", "_sprocs", "_triggers", "_udfs", "_conflicts"}) {

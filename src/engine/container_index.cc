@@ -20,10 +20,13 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
                                                 std::string_view id) const {
   const index::IndexingPolicy& policy = *write_state_->write_policy;
   if (!policy.enabled()) return {};
+  const query::ComputedProperties& computed = *write_state_->write_computed;
+  const json::Value computed_values =
+      computed.empty() ? json::Value::MakeObject() : computed.ValuesOf(item);
   std::vector<std::string> keys;
   for (uint32_t partition : WritePartitionsOf(epk)) {
-    std::vector<std::string> more =
-        index::EntryKeys(policy, item, index::ItemLocation{settings_.number, partition, epk, id});
+    std::vector<std::string> more = index::EntryKeys(
+        policy, item, computed_values, index::ItemLocation{settings_.number, partition, epk, id});
     keys.insert(keys.end(), std::make_move_iterator(more.begin()),
                 std::make_move_iterator(more.end()));
   }
@@ -61,7 +64,12 @@ std::string Container::IndexMarkerKey() const {
 
 std::string Container::IndexMarkerValue() const {
   const json::Value* policy = settings_.resource.Find("indexingPolicy");
-  return policy ? json::Write(*policy) : std::string();
+  std::string marker = policy ? json::Write(*policy) : std::string();
+  // The index holds computed values too: a change of the definitions rebuilds it.
+  // Without computed properties the marker stays the policy alone, as stores written
+  // before them hold.
+  if (!computed_->empty()) marker += json::Write(*settings_.resource.Find("computedProperties"));
+  return marker;
 }
 
 Result<bool> Container::IndexIsCurrent() const {
@@ -78,6 +86,7 @@ uint64_t Container::BeginIndexRebuild() {
   for (std::mutex& stripe : state.stripes) stripes.emplace_back(stripe);
   std::lock_guard rebuild(state.rebuild_mutex);
   state.write_policy = std::make_shared<const index::IndexingPolicy>(indexing_);
+  state.write_computed = computed_;
   state.index_ready = false;
   state.reindex_percent = 0;
   return ++state.index_generation;

@@ -28,7 +28,10 @@ class TermCollector {
       path_.pop_back();
     } else if (value.is_object()) {
       for (const auto& [name, member] : value.as_object()) {
-        if (path_.empty() && IsUnindexedSystemProperty(name)) continue;
+        if (path_.empty() &&
+            (IsUnindexedSystemProperty(name) || policy_.IsComputedProperty(name))) {
+          continue;
+        }
         path_.push_back(name);
         Walk(member);
         path_.pop_back();
@@ -36,9 +39,19 @@ class TermCollector {
     }
   }
 
-  void AddUndefinedEntries(const json::Value& document) {
+  // The computed values, as top-level members of their names.
+  void WalkComputed(const json::Value& computed) {
+    for (const auto& [name, value] : computed.as_object()) {
+      path_.assign(1, name);
+      Walk(value);
+    }
+    path_.clear();
+  }
+
+  void AddUndefinedEntries(const json::Value& document, const json::Value& computed) {
     for (const PathSegments& path : policy_.explicit_scalar_paths()) {
-      const json::Value* value = &document;
+      const bool computed_path = !path.empty() && policy_.IsComputedProperty(path[0]);
+      const json::Value* value = computed_path ? &computed : &document;
       for (const std::string& name : path) {
         value = value->Find(name);
         if (value == nullptr) break;
@@ -67,11 +80,17 @@ class TermCollector {
 
 std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Value& document,
                                    const ItemLocation& where) {
+  return EntryKeys(policy, document, json::Value::MakeObject(), where);
+}
+
+std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Value& document,
+                                   const json::Value& computed, const ItemLocation& where) {
   std::vector<std::string> keys;
   if (!policy.enabled()) return keys;
   TermCollector collector(policy, where, keys);
   collector.Walk(document);
-  collector.AddUndefinedEntries(document);
+  if (computed.is_object()) collector.WalkComputed(computed);
+  collector.AddUndefinedEntries(document, computed);
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;

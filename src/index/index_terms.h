@@ -27,4 +27,10 @@ struct ItemLocation {
 std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Value& document,
                                    const ItemLocation& where);
 
+// The same for an item of a container with computed properties: `computed` holds their
+// values ({name: value}, from query::ComputedProperties::ValuesOf), indexed as top-level
+// members where the policy names them; stored members of those names are not indexed.
+std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Value& document,
+                                   const json::Value& computed, const ItemLocation& where);
+
 }  // namespace orrery::index

@@ -181,7 +181,14 @@ bool IndexingPolicy::IsIndexed(std::span<const std::string> path) const {
       indexed = pattern.included;
     }
   }
+  // A computed property is indexed only by a path that names it: the root wildcard
+  // (rank 0) does not reach it.
+  if (indexed && !path.empty() && IsComputedProperty(path[0]) && best_rank < 2) return false;
   return indexed;
+}
+
+bool IndexingPolicy::IsComputedProperty(std::string_view name) const {
+  return std::find(computed_.begin(), computed_.end(), name) != computed_.end();
 }
 
 }  // namespace orrery::index

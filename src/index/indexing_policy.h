@@ -10,6 +10,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -53,6 +54,13 @@ class IndexingPolicy {
 
   const std::vector<CompositeIndex>& composite_indexes() const { return composites_; }
 
+  // The container's computed properties (top-level names). The wildcard `/*` does not
+  // index them: only a path that names one (`/cp_lowerName/?`) does (Microsoft's
+  // "Computed properties" page, "Indexing"). A stored member of the same name is not
+  // indexed at all: the name means the computed value.
+  void set_computed_properties(std::vector<std::string> names) { computed_ = std::move(names); }
+  bool IsComputedProperty(std::string_view name) const;
+
  private:
   struct Pattern {
     PathSegments prefix;
@@ -68,6 +76,7 @@ class IndexingPolicy {
   std::vector<Pattern> patterns_;
   std::vector<PathSegments> explicit_scalar_;
   std::vector<CompositeIndex> composites_;
+  std::vector<std::string> computed_;
 };
 
 // Splits a policy or partition-key path (`/a/"b c"/[]/d`) into segments; the quotes

@@ -20,6 +20,7 @@
 namespace orrery::query {
 struct FunctionInfo;
 struct BoundSubquery;
+class ComputedProperty;
 }  // namespace orrery::query
 
 namespace orrery::query::ast {
@@ -132,6 +133,9 @@ struct PropertyExpr : Expr {
   ExprPtr object;
   std::string name;
   bool quoted;  // written e["name"] rather than e.name
+  // Compile: when `object` is the root item's alias and `name` one of the container's
+  // computed properties, its definition, evaluated over the item instead of a member.
+  const ComputedProperty* computed = nullptr;
 };
 
 struct IndexExpr : Expr {

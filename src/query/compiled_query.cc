@@ -10,6 +10,7 @@
 #include "query/access_path_builder.h"
 #include "query/aggregate.h"
 #include "query/binder.h"
+#include "query/computed_references.h"
 #include "query/errors.h"
 #include "query/evaluator.h"
 #include "query/field_usage.h"
@@ -65,8 +66,9 @@ void DropNonFiniteComputed(const ast::Expr& expr, json::Value& value) {
 
 class CompiledQueryImpl final : public CompiledQuery {
  public:
-  explicit CompiledQueryImpl(BoundQuery bound)
-      : bound_(std::move(bound)),
+  CompiledQueryImpl(BoundQuery bound, std::shared_ptr<const ComputedProperties> computed)
+      : computed_(std::move(computed)),
+        bound_(std::move(bound)),
         query_(*bound_.query),
         shape_(BuildAccessShape(bound_)),
         members_(ItemMembersUsed(bound_)) {}
@@ -382,6 +384,8 @@ class CompiledQueryImpl final : public CompiledQuery {
     values.erase(values.begin(), values.begin() + begin);
   }
 
+  // What the tree's computed references point to (null without any).
+  const std::shared_ptr<const ComputedProperties> computed_;
   BoundQuery bound_;
   const ast::Query& query_;
   const AccessShape shape_;
@@ -392,6 +396,12 @@ class CompiledQueryImpl final : public CompiledQuery {
 
 Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters) {
+  return Compile(text, std::move(parameters), nullptr);
+}
+
+Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
+                                               std::vector<Parameter> parameters,
+                                               std::shared_ptr<const ComputedProperties> computed) {
   if (text.size() > kMaxQueryCharacters && Utf16Length(text) > kMaxQueryCharacters) {
     return QueryError(text, SourceRange{0, 0}, kQueryTooLong,
                       "The SQL query text exceeded the maximum limit of " +
@@ -399,7 +409,9 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
   }
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<ast::Query> query, Parse(text));
   ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
-  return std::unique_ptr<CompiledQuery>(std::make_unique<CompiledQueryImpl>(std::move(bound)));
+  if (computed) ResolveComputedReferences(bound, *computed);
+  return std::unique_ptr<CompiledQuery>(
+      std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed)));
 }
 
 }  // namespace orrery::query

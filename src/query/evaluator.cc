@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/stack.h"
+#include "query/computed_properties.h"
 #include "query/errors.h"
 #include "query/functions.h"
 #include "query/like.h"
@@ -66,6 +67,7 @@ bool OversizedResult(const Value& value, const Frame& frame) {
 
 Cell EvaluateProperty(const ast::PropertyExpr& e, const Frame& frame) {
   Cell object = Evaluate(*e.object, frame);
+  if (e.computed != nullptr) return Cell::Own(e.computed->Evaluate(object.get()));
   const Value* member = object.get().Find(e.name);
   return Select(std::move(object), member);
 }

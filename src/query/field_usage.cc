@@ -55,6 +55,11 @@ class MemberCollector {
       }
       case ast::ExprKind::kProperty: {
         const auto& property = ast::As<ast::PropertyExpr>(*expr);
+        // A computed property may read any member of the item.
+        if (property.computed != nullptr) {
+          NeedWholeItem();
+          return;
+        }
         if (IsItemAlias(*property.object)) {
           Add(property.name);
           return;

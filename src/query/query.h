@@ -19,6 +19,8 @@
 
 namespace orrery::query {
 
+class ComputedProperties;  // computed_properties.h
+
 struct Parameter {
   std::string name;  // with the leading '@'
   json::Value value;
@@ -126,5 +128,10 @@ class CompiledQuery {
 // and the position of the problem.
 Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters);
+// The same over a container with computed properties: `c.<name>` reads the computed
+// value (computed_references.h). The query keeps `computed` alive.
+Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
+                                               std::vector<Parameter> parameters,
+                                               std::shared_ptr<const ComputedProperties> computed);
 
 }  // namespace orrery::query
