@@ -114,7 +114,7 @@ struct FeedPage {
 // and the per-item write locks, shared by the old and the new Container object.
 struct ContainerWriteState {
   std::unique_ptr<NumberAllocator> item_numbers;
-  std::array<std::mutex, 64> stripes;
+  std::array<std::mutex, 256> stripes;
   // Per logical partition (by EPK), taken before item stripes by writes to containers
   // with unique keys: two items of one partition must not claim one value at once.
   std::array<std::mutex, 16> partition_stripes;
