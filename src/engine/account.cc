@@ -7,6 +7,7 @@
 #include "engine/container_definition.h"
 #include "engine/creation_order.h"
 #include "engine/etag.h"
+#include "engine/expiry_index.h"
 #include "engine/item_rules.h"
 #include "engine/resource_id.h"
 #include "index/index_key.h"
@@ -187,6 +188,7 @@ Status Account::Load() {
     // Counting writes; a read-only store takes no writes, and counts at the next start.
     if (!store_->ReadOnly()) ORRERY_RETURN_IF_ERROR(container->EnsureSizesCounted());
     ORRERY_RETURN_IF_ERROR(container->EnsureCreationOrderKept());
+    ORRERY_RETURN_IF_ERROR(container->EnsureExpiryIndexKept());
     // A policy change whose rebuild did not finish before the last stop (or data
     // written before the range index existed): rebuild now.
     ORRERY_ASSIGN_OR_RETURN(bool index_current, container->IndexIsCurrent());
@@ -419,9 +421,12 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   batch.Put(container->SizesMarkerKey(), "1");
   batch.DeleteRange(CreationContainerBegin(number), CreationContainerEnd(number));
   batch.Put(container->CreationMarkerKey(), "1");
+  batch.DeleteRange(ExpiryContainerBegin(number), ExpiryContainerEnd(number));
+  batch.Put(container->ExpiryMarkerKey(), "1");
   batch.Put(storage::keys::Container(database_id, id), json::Write(record));
   ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   container->write_state()->creation_order_kept.store(true);
+  container->write_state()->expiry_index_kept.store(true);
   containers_.emplace(std::move(key), std::move(container));
   return resource;
 }

@@ -7,6 +7,7 @@
 #include "engine/continuation_token.h"
 #include "engine/creation_order.h"
 #include "engine/etag.h"
+#include "engine/expiry_index.h"
 #include "engine/item_record.h"
 #include "engine/item_rules.h"
 #include "engine/resource_id.h"
@@ -200,6 +201,8 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
                                        batch, pending));
 
   batch.Put(write.key, EncodeItemRecord(props.etag, result.json, number));
+  AddExpiryChanges(batch, write.epk, write.id,
+                   old ? std::optional<std::string_view>(old->json) : std::nullopt, result.json);
   const std::vector<uint32_t> partitions = WritePartitionsOf(write.epk);
   for (uint32_t partition : partitions) {
     if (old && old->lsn != 0) batch.Delete(ChangeFeedKey(settings_.number, partition, old->lsn));
@@ -287,6 +290,7 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
     }
   }
   AddCreationChanges(batch, epk, id, ItemNumberOfJson(record->json), std::nullopt);
+  AddExpiryChanges(batch, epk, id, record->json, std::nullopt);
   const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
   result.index_terms = old_terms.size() / partitions.size();
   AddIndexChanges(batch, old_terms, {});
@@ -395,6 +399,8 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.Delete(IndexMarkerKey());
   batch.Delete(SizesMarkerKey());
   batch.Delete(CreationMarkerKey());
+  batch.DeleteRange(ExpiryContainerBegin(settings_.number), ExpiryContainerEnd(settings_.number));
+  batch.Delete(ExpiryMarkerKey());
   // A rebuild still running would write entries after the drop.
   StopIndexRebuild();
 }

@@ -168,10 +168,8 @@ struct ContainerWriteState {
   // added since, it bounds every logical partition, so a write that keeps the sum within
   // the logical partition limit needs no read of its partition's size.
   std::atomic<int64_t> container_bytes_at_sizes_read{-1};
-  // Where the TTL purge's next scan starts (container_ttl.cc), so that each round reads
-  // a bounded number of items however large the container. Empty: its first item.
-  std::mutex ttl_scan_mutex;
-  std::string ttl_scan_cursor;  // guarded by ttl_scan_mutex
+  // Whether the expiry index (expiry_index.h) holds every item; the TTL purge reads it.
+  std::atomic<bool> expiry_index_kept{false};
 };
 
 class Container {
@@ -298,10 +296,20 @@ class Container {
   Status EnsureCreationOrderKept();
   std::string CreationMarkerKey() const;
 
-  // Time to live (container_ttl.cc). The background purge: reads up to `max_scanned`
-  // items from where the previous call stopped (wrapping around at the end), and
-  // deletes up to `max_items` of them that have expired; returns how many.
-  Result<size_t> PurgeExpired(size_t max_items, size_t max_scanned);
+  // Time to live (container_ttl.cc). The background purge: reads up to `max_items`
+  // entries of the expiry index that are due and deletes their items; what it read
+  // and deleted.
+  struct PurgeCount {
+    size_t purged = 0;
+    size_t entries_read = 0;  // expiry-index entries
+    size_t items_read = 0;
+  };
+  Result<PurgeCount> PurgeExpired(size_t max_items);
+  // The expiry index (container_expiry.cc, expiry_index.h): lists the items of data
+  // written before it was kept (once; call before writes), and the meta key that says
+  // it is complete. Without it (a read-only store of such data) nothing is purged.
+  Status EnsureExpiryIndexKept();
+  std::string ExpiryMarkerKey() const;
   bool ttl_enabled() const { return default_ttl_.has_value(); }
 
   // Percent of the items indexed under the current policy: 100 unless a rebuild runs.
@@ -378,9 +386,11 @@ class Container {
   static std::optional<int64_t> ParseDefaultTtl(const json::Value& resource);
   // When an item version (its JSON) expires, in seconds since the epoch; nullopt: never.
   std::optional<int64_t> ExpiresAt(std::string_view json) const;
-  // The keys of up to `max_items` expired items among the next `max_scanned` from the
-  // TTL cursor, which it advances.
-  Result<std::vector<std::string>> NextExpiredKeys(size_t max_items, size_t max_scanned);
+  // Replaces the expiry-index entry of an item's old version (nullopt: none) by its new
+  // one's in `batch`.
+  void AddExpiryChanges(storage::WriteBatch& batch, std::string_view epk, std::string_view id,
+                        std::optional<std::string_view> old_json,
+                        std::optional<std::string_view> new_json) const;
   bool IsExpired(std::string_view json) const;
   // Errors: BadRequest for an invalid ttl member (when the container has TTL on).
   Status ValidateItemTtl(const json::Value& item) const;

@@ -2,15 +2,12 @@
 // -1: on, items live until their own ttl says otherwise; n: n seconds after the last
 // write, unless the item's ttl overrides it, -1 meaning never). An expired item is
 // gone at once for reads, queries and writes (which see its id as free), and purged
-// in the background by PurgeExpired.
-
-#include <algorithm>
+// in the background by PurgeExpired, which finds them through the expiry index.
 
 #include "engine/container.h"
+#include "engine/expiry_index.h"
 #include "engine/item_record.h"
 #include "engine/throughput/cost_model.h"
-#include "json/member_scan.h"
-#include "storage/keys.h"
 
 namespace orrery::engine {
 
@@ -20,43 +17,13 @@ std::optional<int64_t> Container::ParseDefaultTtl(const json::Value& resource) {
   return ttl->as_int();
 }
 
-// Scanning from the cursor rather than from the first item: a round that stopped
-// early resumes where it stopped, so items late in a large container are reached too,
-// and a round never reads more than `max_scanned` items.
-Result<std::vector<std::string>> Container::NextExpiredKeys(size_t max_items, size_t max_scanned) {
-  const std::lock_guard lock(write_state_->ttl_scan_mutex);
-  std::string& cursor = write_state_->ttl_scan_cursor;
-  const std::string begin = storage::keys::ItemsFrom(settings_.number, "");
-  std::vector<std::string> expired;
-  size_t scanned = 0;
-  std::string last;
-  ORRERY_RETURN_IF_ERROR(store_.Scan(
-      std::max(begin, cursor), storage::keys::ItemsEnd(settings_.number),
-      [&](std::string_view key, std::string_view value) {
-        ++scanned;
-        last.assign(key);
-        std::optional<ItemRecordView> record = DecodeItemRecord(value);
-        if (record && IsExpired(record->json)) expired.emplace_back(key);
-        return expired.size() < max_items && scanned < max_scanned;
-      },
-      storage::Store::ScanMode::kBulk));
-  const bool stopped_early = expired.size() >= max_items || scanned >= max_scanned;
-  // The smallest key after `last`; an empty cursor starts the next round from the top.
-  cursor = stopped_early ? last + '\0' : std::string();
-  return expired;
-}
-
 std::optional<int64_t> Container::ExpiresAt(std::string_view json) const {
   if (!default_ttl_) return std::nullopt;
-  static const std::vector<std::string> kMembers{"_ts", "ttl"};
-  std::optional<json::Value> members = json::ParseTopLevelMembers(json, kMembers);
-  if (!members) return std::nullopt;
-  const json::Value* ts = members->Find("_ts");
-  if (ts == nullptr || !ts->is_number()) return std::nullopt;
-  const json::Value* own = members->Find("ttl");
-  const int64_t ttl = own && own->is_integer() ? own->as_int() : *default_ttl_;
-  if (ttl <= 0) return std::nullopt;  // -1: never
-  return static_cast<int64_t>(ts->as_double()) + ttl;
+  const std::optional<ExpiryEntry> entry = ExpiryEntryOf(json);
+  if (!entry) return std::nullopt;
+  if (entry->own_ttl) return entry->time;
+  if (*default_ttl_ <= 0) return std::nullopt;  // -1: on, but never by default
+  return entry->time + *default_ttl_;
 }
 
 bool Container::IsExpired(std::string_view json) const {
@@ -77,22 +44,50 @@ Status Container::ValidateItemTtl(const json::Value& item) const {
   return Status::Ok();
 }
 
-Result<size_t> Container::PurgeExpired(size_t max_items, size_t max_scanned) {
-  if (!default_ttl_) return size_t{0};
-  ORRERY_ASSIGN_OR_RETURN(std::vector<std::string> expired,
-                          NextExpiredKeys(max_items, max_scanned));
-  size_t purged = 0;
-  for (const std::string& key : expired) {
+// Reads only the expiry-index entries that are due (expiry_index.h): those of items
+// with their own ttl up to now, and, under a positive defaultTtl, those of items
+// written at or before now - defaultTtl. A large container whose items do not expire
+// costs the purge nothing.
+Result<Container::PurgeCount> Container::PurgeExpired(size_t max_items) {
+  PurgeCount count;
+  if (!default_ttl_ || !write_state_->expiry_index_kept.load()) return count;
+  const int64_t now = clock_.NowSeconds();
+  const uint32_t n = settings_.number;
+  std::vector<std::string> due;
+  auto collect = [&](bool own_ttl, int64_t up_to) -> Status {
+    if (due.size() >= max_items) return Status::Ok();
+    return store_.Scan(ExpiryListBegin(n, own_ttl), ExpiryListEnd(n, own_ttl, up_to),
+                       [&](std::string_view key, std::string_view) {
+                         ++count.entries_read;
+                         due.emplace_back(key);
+                         return due.size() < max_items;
+                       });
+  };
+  ORRERY_RETURN_IF_ERROR(collect(/*own_ttl=*/true, now));
+  if (*default_ttl_ > 0) ORRERY_RETURN_IF_ERROR(collect(/*own_ttl=*/false, now - *default_ttl_));
+
+  for (const std::string& entry : due) {
     std::string_view epk, id;
-    if (!storage::keys::ParseItem(key, epk, id)) continue;
+    if (!ParseExpiryKey(entry, epk, id)) continue;
+    const std::string key = KeyFor(epk, id);
     std::shared_lock split_lock = EnterWrite();
     std::unique_lock partition_lock = LockLogicalPartition(epk);
     std::lock_guard lock(StripeFor(key));
     CommitScope commit(*this);
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_.Get(key));
+    ++count.items_read;
     std::optional<ItemRecordView> record = stored ? DecodeItemRecord(*stored) : std::nullopt;
-    // Rewritten since the scan: alive again.
-    if (!record || !IsExpired(record->json)) continue;
+    const std::optional<ExpiryEntry> current = record ? ExpiryEntryOf(record->json) : std::nullopt;
+    if (!current || ExpiryKey(n, *current, epk, id) != entry) {
+      // An entry no item version stands behind (never written so: writes replace an
+      // item's entry in the batch that replaces the item); dropped so it is not read
+      // again.
+      storage::WriteBatch batch;
+      batch.Delete(entry);
+      ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+      continue;
+    }
+    if (!IsExpired(record->json)) continue;
     // Expiry deletes run on the partition's spare throughput and are charged to no
     // request (ru-model.md a.2 row 23); a busy partition purges later.
     if (!write_state_->throughput.TakeSpare(settings_.partitions.Owner(epk).number,
@@ -105,9 +100,9 @@ Result<size_t> Container::PurgeExpired(size_t max_items, size_t max_scanned) {
         AddDeleteToBatch(epk, id, stored, std::nullopt, batch, nullptr, /*allow_expired=*/true);
     if (!deleted.ok()) continue;
     ORRERY_RETURN_IF_ERROR(store_.Write(batch));
-    ++purged;
+    ++count.purged;
   }
-  return purged;
+  return count;
 }
 
 }  // namespace orrery::engine

@@ -8,11 +8,11 @@ namespace orrery::engine {
 namespace {
 
 constexpr auto kInterval = std::chrono::seconds(1);
+// Expired items deleted per container per round, at most: the purge reads only the
+// expiry index's due entries (expiry_index.h), so a round costs what expires, not what
+// the container holds. Expired items are invisible to reads and queries until then, and
+// the service, too, purges late when busy.
 constexpr size_t kItemsPerRound = 1000;
-// Items read per container per round: a few milliseconds of one core. A container
-// of a million items is gone through every 50 s; expired items are invisible to
-// reads and queries meanwhile, and the service, too, purges late when busy.
-constexpr size_t kScannedPerRound = 20000;
 
 }  // namespace
 
@@ -26,7 +26,7 @@ void TtlPurger::PurgeRound() const {
     // No delete could be written; the store has logged the full disk.
     if (store_.OutOfSpace()) return;
     if (!container->ttl_enabled()) continue;
-    Result<size_t> purged = container->PurgeExpired(kItemsPerRound, kScannedPerRound);
+    Result<Container::PurgeCount> purged = container->PurgeExpired(kItemsPerRound);
     if (!purged.ok() && purged.status().code() == StatusCode::kInsufficientStorage) return;
     if (!purged.ok()) {
       Log(LogLevel::kWarn, "TTL purge of container " + container->settings().id +

@@ -98,39 +98,14 @@ TEST_F(TtlTest, ThePurgeDeletesOnlyExpiredItemsAndKeepsTakenValues) {
   ASSERT_TRUE(Write(WriteKind::kCreate, R"({"id":"keep","pk":"p","ttl":-1,"email":"k"})").ok());
   clock_.Advance(seconds(10));
   ASSERT_TRUE(Write(WriteKind::kCreate, R"({"id":"new","pk":"p","email":"x"})").ok());
-  Result<size_t> purged = container_->PurgeExpired(100, 100);
+  auto purged = container_->PurgeExpired(100);
   ASSERT_TRUE(purged.ok());
-  EXPECT_EQ(*purged, 1u);
-  EXPECT_EQ(*container_->PurgeExpired(100, 100), 0u);
+  EXPECT_EQ(purged->purged, 1u);
+  EXPECT_EQ(container_->PurgeExpired(100)->purged, 0u);
   // The purge of "old" left the entry "new" now holds.
   EXPECT_EQ(Write(WriteKind::kCreate, R"({"id":"other","pk":"p","email":"x"})").status().code(),
             StatusCode::kConflict);
   EXPECT_EQ(QueryCount(), 2u);
-}
-
-TEST_F(TtlTest, EachPurgeReadsABoundedNumberOfItemsAndResumesWhereItStopped) {
-  auto create = [&](const std::string& id, const std::string& ttl) {
-    return Write(WriteKind::kCreate,
-                 R"({"id":")" + id + R"(","pk":"p","email":")" + id + "\"" + ttl + "}");
-  };
-  // Ids sort e0..e9 (expiring), then k0..k3 (never).
-  for (int i = 0; i < 4; ++i) ASSERT_TRUE(create("k" + std::to_string(i), R"(,"ttl":-1)").ok());
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(create("e" + std::to_string(i), "").ok());
-  clock_.Advance(seconds(10));
-  // Three at a time: e0-e2, e3-e5, e6-e8, then e9, k0, k1.
-  for (size_t expected : {3u, 3u, 3u, 1u}) EXPECT_EQ(*container_->PurgeExpired(100, 3), expected);
-  EXPECT_EQ(QueryCount(), 4u);
-  // The next round goes on with k2, k3 and the new "l". Starting from the top, it would
-  // read k0-k2 and find nothing, round after round.
-  ASSERT_TRUE(create("l", "").ok());
-  clock_.Advance(seconds(10));
-  EXPECT_EQ(*container_->PurgeExpired(100, 3), 1u);
-  EXPECT_EQ(QueryCount(), 4u);
-  // At the end it starts over: a new expired item before all others is found.
-  ASSERT_TRUE(create("a", "").ok());
-  clock_.Advance(seconds(10));
-  EXPECT_EQ(*container_->PurgeExpired(100, 3), 0u);  // the end of the items
-  EXPECT_EQ(*container_->PurgeExpired(100, 3), 1u);  // a, k0, k1
 }
 
 TEST_F(TtlTest, InvalidItemTtlsAreRefused) {

@@ -30,6 +30,9 @@ inline constexpr char kLogicalPartitionSpace = '\x14';
 // Items in creation (_rid) order, per physical partition and per logical partition;
 // the encoding below the prefix belongs to src/engine/creation_order.h.
 inline constexpr char kCreationOrderSpace = '\x15';
+// Items by expiry (own ttl) or by write time (container defaultTtl), for the TTL
+// purge; the encoding below the prefix belongs to src/engine/expiry_index.h.
+inline constexpr char kExpirySpace = '\x16';
 
 std::string Meta(std::string_view name);
 std::string Database(std::string_view database_id);
