@@ -20,7 +20,9 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "engine/batch.h"
+#include "engine/composite_plan.h"
 #include "engine/creation_order.h"
+#include "engine/index_utilization.h"
 #include "engine/item_result.h"
 #include "engine/number_allocator.h"
 #include "engine/partition/partition_key.h"
@@ -28,6 +30,7 @@
 #include "engine/patch.h"
 #include "engine/throughput/throughput_ledger.h"
 #include "engine/unique_keys.h"
+#include "index/composite_key.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
 #include "query/query.h"
@@ -105,6 +108,8 @@ struct FeedPage {
   double index_lookup_ms = 0;
   double document_load_ms = 0;
   int partitions_touched = 1;
+  // The indexes the query used and those that would have helped (index metrics).
+  IndexUtilization index_utilization;
 };
 
 // What survives a settings change (container replace): the item number allocator
@@ -433,6 +438,36 @@ class Container {
   // Replaces the old version's index entries by the new one's in `batch`.
   static void AddIndexChanges(storage::WriteBatch& batch, const std::vector<std::string>& old_keys,
                               const std::vector<std::string>& new_keys);
+
+  // Reading through a composite index (container_composite.cc).
+  // Visits the entries of `partition` within `scope` that `use` selects, in its order
+  // (backward when use.reverse), starting after `after` when given, until `visit`
+  // returns false. Counts the entries read in `page`.
+  Status ScanCompositeEntries(
+      const CompositeUse& use, const PhysicalPartition& partition, const ReadScope& scope,
+      const index::CompositePosition* after, FeedPage& page,
+      const std::function<bool(const index::CompositeEntryView&)>& visit) const;
+  // The same, with each entry's item (skipping those deleted or expired since), counted
+  // as loaded in `page`: the items in composite order, for a resumable ORDER BY.
+  using CompositeVisit =
+      std::function<bool(const index::CompositeEntryView& entry, std::string_view json)>;
+  Status VisitInCompositeOrder(const CompositeUse& use, const PhysicalPartition& partition,
+                               const ReadScope& scope, const index::CompositePosition* after,
+                               FeedPage& page, const CompositeVisit& visit) const;
+  // ORDER BY through a composite: from each partition of `scope`, the items until they
+  // gave `rows_needed` rows (and those tied with the last), each passed to `evaluate`,
+  // which returns how many rows it made.
+  Status CollectCompositeRows(
+      const CompositeUse& use, const ReadScope& scope, size_t rows_needed, FeedPage& page,
+      const std::function<Result<size_t>(std::string_view json)>& evaluate) const;
+  // A lookup through a composite: the item key suffixes of the entries `use` selects,
+  // sorted, those after `resume_after` only.
+  Status CollectCompositeKeys(const CompositeUse& use, const ReadScope& scope,
+                              std::string_view resume_after, FeedPage& page,
+                              std::vector<std::string>& keys) const;
+  // An item an index entry names, counted as loaded; nullopt if deleted or expired.
+  Result<std::optional<std::string>> LoadIndexedItem(std::string_view epk, std::string_view id,
+                                                     FeedPage& page) const;
 
   // Query execution (container_query.cc).
   struct QueryRun;

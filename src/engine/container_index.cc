@@ -61,7 +61,11 @@ std::string Container::IndexMarkerKey() const {
 
 std::string Container::IndexMarkerValue() const {
   const json::Value* policy = settings_.resource.Find("indexingPolicy");
-  return policy ? json::Write(*policy) : std::string();
+  std::string value = policy ? json::Write(*policy) : std::string();
+  // Indexes built before composite-index entries existed lack them: a policy with
+  // composites is current only once rebuilt with them (docs/storage-format.md).
+  if (!indexing_.composite_indexes().empty()) value += "\n+composite-entries";
+  return value;
 }
 
 Result<bool> Container::IndexIsCurrent() const {

@@ -165,6 +165,9 @@ Result<std::vector<std::optional<std::string>>> Container::LoadItems(
 
 Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                                        std::vector<std::string>& keys) const {
+  if (run.plan.composite) {
+    return CollectCompositeKeys(*run.plan.composite, run.scope, resume_after, run.page, keys);
+  }
   const auto start = Clock::now();
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
     const std::string prefix =
@@ -414,6 +417,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   ORRERY_ASSIGN_OR_RETURN(IndexPlan plan, PlanIndexUse(indexing_, query.access_shape(),
                                                        write_state_->index_ready.load()));
   QueryRun run{query, scope, plan, page, {}};
+  page.index_utilization = DescribeIndexUse(indexing_, query.access_shape(), plan);
   Status eval_status;
   const auto evaluate = [&](std::string_view json) {
     Result<json::Value> doc = ParseForQuery(query, json);
@@ -443,6 +447,15 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     if (plan.kind == IndexPlan::Kind::kOrdered) {
       run.rows_needed = rows_needed;
       ORRERY_RETURN_IF_ERROR(CollectOrderedRows(run));
+    } else if (plan.kind == IndexPlan::Kind::kComposite) {
+      // --- composite ORDER BY (container_composite.cc) ---
+      ORRERY_RETURN_IF_ERROR(CollectCompositeRows(*plan.composite, scope, rows_needed, page,
+                                                  [&](std::string_view json) -> Result<size_t> {
+                                                    const size_t before = run.rows.size();
+                                                    if (!evaluate(json)) return eval_status;
+                                                    return run.rows.size() - before;
+                                                  }));
+      // --- end composite ORDER BY ---
     } else if (plan.kind == IndexPlan::Kind::kLookup) {
       std::vector<std::string> keys;
       ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, "", keys));

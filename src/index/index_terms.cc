@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "index/composite_key.h"
 #include "index/index_key.h"
 
 namespace orrery::index {
@@ -72,6 +73,7 @@ std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Val
   TermCollector collector(policy, where, keys);
   collector.Walk(document);
   collector.AddUndefinedEntries(document);
+  AppendCompositeEntryKeys(policy, document, where, keys);
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;
