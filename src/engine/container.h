@@ -214,6 +214,33 @@ class Container {
   Result<ItemResult> DeleteItem(const partition::PartitionKeyValue& key, std::string_view id,
                                 std::optional<std::string_view> if_match);
 
+  // Reading through a composite index (container_composite.cc).
+  // Visits the entries of `partition` within `scope` that `use` selects, in its order
+  // (backward when use.reverse), starting after `after` when given, until `visit`
+  // returns false. Counts the entries read in `page`.
+  Status ScanCompositeEntries(
+      const CompositeUse& use, const PhysicalPartition& partition, const ReadScope& scope,
+      const index::CompositePosition* after, FeedPage& page,
+      const std::function<bool(const index::CompositeEntryView&)>& visit) const;
+  // The same, with each entry's item (skipping those deleted or expired since), counted
+  // as loaded in `page`: the items in composite order, for a resumable ORDER BY.
+  using CompositeVisit =
+      std::function<bool(const index::CompositeEntryView& entry, std::string_view json)>;
+  Status VisitInCompositeOrder(const CompositeUse& use, const PhysicalPartition& partition,
+                               const ReadScope& scope, const index::CompositePosition* after,
+                               FeedPage& page, const CompositeVisit& visit) const;
+  // ORDER BY through a composite: from each partition of `scope`, the items until they
+  // gave `rows_needed` rows (and those tied with the last), each passed to `evaluate`,
+  // which returns how many rows it made.
+  Status CollectCompositeRows(
+      const CompositeUse& use, const ReadScope& scope, size_t rows_needed, FeedPage& page,
+      const std::function<Result<size_t>(std::string_view json)>& evaluate) const;
+  // A lookup through a composite: the item key suffixes of the entries `use` selects,
+  // sorted, those after `resume_after` only.
+  Status CollectCompositeKeys(const CompositeUse& use, const ReadScope& scope,
+                              std::string_view resume_after, FeedPage& page,
+                              std::vector<std::string>& keys) const;
+
   // Items of the scope in EPK order, resuming after `continuation`.
   Result<FeedPage> ReadFeed(const ReadScope& scope, int max_items,
                             std::string_view continuation) const;
@@ -439,32 +466,6 @@ class Container {
   static void AddIndexChanges(storage::WriteBatch& batch, const std::vector<std::string>& old_keys,
                               const std::vector<std::string>& new_keys);
 
-  // Reading through a composite index (container_composite.cc).
-  // Visits the entries of `partition` within `scope` that `use` selects, in its order
-  // (backward when use.reverse), starting after `after` when given, until `visit`
-  // returns false. Counts the entries read in `page`.
-  Status ScanCompositeEntries(
-      const CompositeUse& use, const PhysicalPartition& partition, const ReadScope& scope,
-      const index::CompositePosition* after, FeedPage& page,
-      const std::function<bool(const index::CompositeEntryView&)>& visit) const;
-  // The same, with each entry's item (skipping those deleted or expired since), counted
-  // as loaded in `page`: the items in composite order, for a resumable ORDER BY.
-  using CompositeVisit =
-      std::function<bool(const index::CompositeEntryView& entry, std::string_view json)>;
-  Status VisitInCompositeOrder(const CompositeUse& use, const PhysicalPartition& partition,
-                               const ReadScope& scope, const index::CompositePosition* after,
-                               FeedPage& page, const CompositeVisit& visit) const;
-  // ORDER BY through a composite: from each partition of `scope`, the items until they
-  // gave `rows_needed` rows (and those tied with the last), each passed to `evaluate`,
-  // which returns how many rows it made.
-  Status CollectCompositeRows(
-      const CompositeUse& use, const ReadScope& scope, size_t rows_needed, FeedPage& page,
-      const std::function<Result<size_t>(std::string_view json)>& evaluate) const;
-  // A lookup through a composite: the item key suffixes of the entries `use` selects,
-  // sorted, those after `resume_after` only.
-  Status CollectCompositeKeys(const CompositeUse& use, const ReadScope& scope,
-                              std::string_view resume_after, FeedPage& page,
-                              std::vector<std::string>& keys) const;
   // An item an index entry names, counted as loaded; nullopt if deleted or expired.
   Result<std::optional<std::string>> LoadIndexedItem(std::string_view epk, std::string_view id,
                                                      FeedPage& page) const;
