@@ -199,6 +199,28 @@ TEST_F(CompositeIndexTest, MissingValuesAndOtherTypesSortByTypeFirst) {
             (std::vector<std::string>{"u", "z", "f", "t", "n1", "n2", "s", "r", "o"}));
 }
 
+TEST_F(CompositeIndexTest, ArraysInAnOrderByKeyAreComparedByContentNotByTheirMarker) {
+  Open(kPolicyAB);
+  // The index stores arrays as a marker, so x ([1], b 9) precedes y ([0], b 5) in it;
+  // ORDER BY compares their content: y first.
+  for (const char* body :
+       {R"({"id":"n","pk":"p","a":1,"b":0})", R"({"id":"x","pk":"p","a":[1],"b":9})",
+        R"({"id":"y","pk":"p","a":[0],"b":5})"}) {
+    ItemWriteRequest r;
+    r.kind = WriteKind::kCreate;
+    r.partition_key = {PartitionKeyComponent::String("p")};
+    r.body = body;
+    ASSERT_TRUE(C()->WriteItem(r).ok());
+  }
+  auto top = query::Compile("SELECT TOP 2 VALUE c.id FROM c ORDER BY c.a, c.b DESC", {});
+  ASSERT_TRUE(top.ok());
+  auto page = C()->Query(**top, C()->FullScope(), 100, "");
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  std::vector<std::string> ids;
+  for (const std::string& doc : page->documents) ids.push_back(J(doc).as_string());
+  EXPECT_EQ(ids, (std::vector<std::string>{"n", "y"}));
+}
+
 TEST_F(CompositeIndexTest, AScanResumesAfterAnyPosition) {
   Open(kPolicyAB);
   for (int i = 0; i < 30; ++i) {

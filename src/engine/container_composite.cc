@@ -9,6 +9,7 @@
 #include "engine/container.h"
 #include "engine/item_record.h"
 #include "index/composite_key.h"
+#include "index/index_key.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
@@ -34,12 +35,22 @@ index::KeyRange SelectedEntries(const CompositeUse& use, std::string_view compos
                                components[use.equal_values.size()].descending);
 }
 
-// The components up to `count` of an entry: what decides its place in an ORDER BY.
-std::string_view LeadingComponents(const index::CompositeEntryView& entry, size_t count) {
+// The components up to `count` of an entry: what decides its place in an ORDER BY. An
+// array or object is stored as its type marker, but ORDER BY compares its content, so
+// the group ends at such a component: all entries with it sit in one tie group, which
+// the cut takes whole.
+std::string_view LeadingComponents(const index::CompositeEntryView& entry,
+                                   const index::CompositeIndex& composite, size_t count) {
   if (count == 0) return {};
-  const std::string_view last = entry.components[count - 1];
-  return entry.values.substr(0,
-                             static_cast<size_t>(last.data() + last.size() - entry.values.data()));
+  size_t last = 0;
+  for (; last + 1 < count; ++last) {
+    const uint8_t mask = composite.paths[last].descending ? 0xFF : 0x00;
+    const auto tag =
+        static_cast<index::ValueTag>(static_cast<uint8_t>(entry.components[last][0]) ^ mask);
+    if (tag == index::ValueTag::kArray || tag == index::ValueTag::kObject) break;
+  }
+  const std::string_view end = entry.components[last];
+  return entry.values.substr(0, static_cast<size_t>(end.data() + end.size() - entry.values.data()));
 }
 
 }  // namespace
@@ -121,7 +132,7 @@ Status Container::CollectCompositeRows(
         [&](const index::CompositeEntryView& entry) {
           // Rows tied with the last needed one are taken too, so the cut never splits a
           // tie and every page sees the same order.
-          const std::string_view group = LeadingComponents(entry, use.order_components);
+          const std::string_view group = LeadingComponents(entry, *use.index, use.order_components);
           if (have_cut && group != cut) return false;
           Result<std::optional<std::string>> json = LoadIndexedItem(entry.epk, entry.id, page);
           if (!json.ok()) {
