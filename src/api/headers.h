@@ -63,5 +63,10 @@ inline constexpr const char* kIndexTransformationProgress =
     "x-ms-documentdb-collection-index-transformation-progress";
 inline constexpr const char* kPopulateQueryMetrics = "x-ms-documentdb-populatequerymetrics";
 inline constexpr const char* kQueryMetrics = "x-ms-documentdb-query-metrics";
+// Index metrics: the request asks (V1: base64 JSON; V2, which @azure/cosmos 4.x sends:
+// URI-encoded JSON of another shape), the response answers (index_metrics.h).
+inline constexpr const char* kPopulateIndexMetrics = "x-ms-cosmos-populateindexmetrics";
+inline constexpr const char* kPopulateIndexMetricsV2 = "x-ms-cosmos-populateindexmetrics-v2";
+inline constexpr const char* kIndexUtilization = "x-ms-cosmos-index-utilization";
 
 }  // namespace orrery::api::headers

@@ -6,6 +6,7 @@
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
+#include "api/index_metrics.h"
 #include "api/item_scope.h"
 #include "api/query_metrics.h"
 #include "api/query_plan.h"
@@ -113,6 +114,13 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   if (ctx.HeaderIsTrue(headers::kPopulateQueryMetrics)) {
     response.headers.push_back(
         {headers::kQueryMetrics, QueryMetricsHeader(page, times, OutputBytes(page))});
+  }
+  if (ctx.HeaderIsTrue(headers::kPopulateIndexMetricsV2)) {
+    response.headers.push_back(
+        {headers::kIndexUtilization, IndexMetricsV2(page.index_utilization)});
+  } else if (ctx.HeaderIsTrue(headers::kPopulateIndexMetrics)) {
+    response.headers.push_back(
+        {headers::kIndexUtilization, IndexMetricsV1(page.index_utilization)});
   }
   response.headers.push_back(
       {headers::kSessionToken, ScopeSessionToken(ctx, container, scope.scope)});

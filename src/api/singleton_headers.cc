@@ -15,7 +15,7 @@ namespace {
 // Every header the API reads as a single value, sorted for the binary search. List-valued
 // headers it reads by substring (prefer) may be repeated.
 constexpr auto kSingletonHeaders = [] {
-  std::array<std::string_view, 27> names = {
+  std::array<std::string_view, 29> names = {
       headers::kAuthorization,
       headers::kMsDate,
       headers::kDate,
@@ -43,6 +43,8 @@ constexpr auto kSingletonHeaders = [] {
       headers::kPopulateQuotaInfo,
       headers::kPopulatePartitionStatistics,
       headers::kPopulateQueryMetrics,
+      headers::kPopulateIndexMetrics,
+      headers::kPopulateIndexMetricsV2,
   };
   std::sort(names.begin(), names.end());
   return names;

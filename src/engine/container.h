@@ -20,7 +20,9 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "engine/batch.h"
+#include "engine/composite_plan.h"
 #include "engine/creation_order.h"
+#include "engine/index_utilization.h"
 #include "engine/item_result.h"
 #include "engine/number_allocator.h"
 #include "engine/partition/partition_key.h"
@@ -28,6 +30,7 @@
 #include "engine/patch.h"
 #include "engine/throughput/throughput_ledger.h"
 #include "engine/unique_keys.h"
+#include "index/composite_key.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
 #include "query/computed_properties.h"
@@ -108,6 +111,8 @@ struct FeedPage {
   double index_lookup_ms = 0;
   double document_load_ms = 0;
   int partitions_touched = 1;
+  // The indexes the query used and those that would have helped (index metrics).
+  IndexUtilization index_utilization;
 };
 
 // What survives a settings change (container replace): the item number allocator
@@ -187,6 +192,22 @@ class Container {
   }
   const std::shared_ptr<ContainerWriteState>& write_state() const { return write_state_; }
 
+  // Reading through a composite index (container_composite.cc).
+  // Visits the entries of `partition` within `scope` that `use` selects, in its order
+  // (backward when use.reverse), starting after `after` when given, until `visit`
+  // returns false. Counts the entries read in `page`.
+  Status ScanCompositeEntries(
+      const CompositeUse& use, const PhysicalPartition& partition, const ReadScope& scope,
+      const index::CompositePosition* after, FeedPage& page,
+      const std::function<bool(const index::CompositeEntryView&)>& visit) const;
+  // The same, with each entry's item (skipping those deleted or expired since), counted
+  // as loaded in `page`: the items in composite order, for a resumable ORDER BY.
+  using CompositeVisit =
+      std::function<bool(const index::CompositeEntryView& entry, std::string_view json)>;
+  Status VisitInCompositeOrder(const CompositeUse& use, const PhysicalPartition& partition,
+                               const ReadScope& scope, const index::CompositePosition* after,
+                               FeedPage& page, const CompositeVisit& visit) const;
+
   Result<ItemResult> WriteItem(const ItemWriteRequest& request);
   // Errors: NotFound; with if_none_match equal to the current etag, ok with
   // not_modified set.
@@ -211,6 +232,11 @@ class Container {
                                                          const std::vector<BatchOperation>& ops);
   Result<ItemResult> DeleteItem(const partition::PartitionKeyValue& key, std::string_view id,
                                 std::optional<std::string_view> if_match);
+  // A lookup through a composite: the item key suffixes of the entries `use` selects,
+  // sorted, those after `resume_after` only.
+  Status CollectCompositeKeys(const CompositeUse& use, const ReadScope& scope,
+                              std::string_view resume_after, FeedPage& page,
+                              std::vector<std::string>& keys) const;
 
   // Items of the scope in EPK order, resuming after `continuation`.
   Result<FeedPage> ReadFeed(const ReadScope& scope, int max_items,
@@ -453,6 +479,10 @@ class Container {
   static void AddIndexChanges(storage::WriteBatch& batch, const std::vector<std::string>& old_keys,
                               const std::vector<std::string>& new_keys);
 
+  // An item an index entry names, counted as loaded; nullopt if deleted or expired.
+  Result<std::optional<std::string>> LoadIndexedItem(std::string_view epk, std::string_view id,
+                                                     FeedPage& page) const;
+
   // Query execution (container_query.cc).
   struct QueryRun;
   // Visits the items of `partition` within the run's scope in the order of `path`'s
@@ -463,7 +493,11 @@ class Container {
   Status VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
                            const query::DocumentPath& path, bool descending,
                            const std::string* after, const PositionedVisit& visit) const;
-  // One page of an ORDER BY (IndexPlan::kOrdered) or group (kGrouped) stream, resumed
+  // The same for the plan's ORDER BY: its range-index path, or its composite index.
+  Status VisitInOrder(QueryRun& run, const PhysicalPartition& partition, const std::string* after,
+                      const PositionedVisit& visit) const;
+  // One page of an ORDER BY (IndexPlan::kOrdered, kComposite) or group (kGrouped) stream,
+  // resumed
   // from `token` (nullptr: the first page).
   Status StreamOrdered(QueryRun& run, const DecodedToken* token, int max_items) const;
   Status StreamGroups(QueryRun& run, const DecodedToken* token, int max_items) const;

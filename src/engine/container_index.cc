@@ -69,6 +69,9 @@ std::string Container::IndexMarkerValue() const {
   // Without computed properties the marker stays the policy alone, as stores written
   // before them hold.
   if (!computed_->empty()) marker += json::Write(*settings_.resource.Find("computedProperties"));
+  // Indexes built before composite-index entries existed lack them: a policy with
+  // composites is current only once rebuilt with them (docs/storage-format.md).
+  if (!indexing_.composite_indexes().empty()) marker += "\n+composite-entries";
   return marker;
 }
 

@@ -172,6 +172,9 @@ Result<std::vector<std::optional<std::string>>> Container::LoadItems(
 
 Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                                        std::vector<std::string>& keys) const {
+  if (run.plan.composite) {
+    return CollectCompositeKeys(*run.plan.composite, run.scope, resume_after, run.page, keys);
+  }
   const auto start = Clock::now();
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
     const std::string prefix =
@@ -342,7 +345,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     return continuation.empty() || std::find(kinds.begin(), kinds.end(), token.kind) != kinds.end();
   };
   const DecodedToken* from_token = continuation.empty() ? nullptr : &token;
-  if (plan.kind == IndexPlan::Kind::kOrdered) {
+  page.index_utilization = DescribeIndexUse(indexing_, query.access_shape(), plan);
+  if (plan.kind == IndexPlan::Kind::kOrdered || plan.kind == IndexPlan::Kind::kComposite) {
     if (!expect_token({DecodedToken::Kind::kOrdered})) return TokenOfAnotherQuery();
     ORRERY_RETURN_IF_ERROR(StreamOrdered(run, from_token, max_items));
     return page;

@@ -5,6 +5,8 @@
 //     value followed by its item key; a page reads, in each physical partition, the
 //     items after the token's position until it has enough rows, and the next page
 //     starts after the position of the last row returned.
+//     With a composite index (composite_plan.h) the position is the entry's encoded
+//     values, in the composite's order (descending components inverted), and its key.
 //   - StreamGroups: GROUP BY on one item path, or DISTINCT of one item path. The items
 //     of one value are adjacent in the index, so each value's group is finished as soon
 //     as the next value starts; a page returns whole groups and the next page starts
@@ -21,6 +23,7 @@
 #include "engine/container.h"
 #include "engine/continuation_token.h"
 #include "engine/query_run.h"
+#include "index/composite_key.h"
 #include "index/index_key.h"
 #include "json/json.h"
 #include "storage/keys.h"
@@ -179,8 +182,35 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   return Status::Ok();
 }
 
+Status Container::VisitInOrder(QueryRun& run, const PhysicalPartition& partition,
+                               const std::string* after, const PositionedVisit& visit) const {
+  if (!run.plan.composite) {
+    return VisitInIndexOrder(run, partition, run.plan.order->path, run.plan.order->descending,
+                             after, visit);
+  }
+  // A composite position is its entry's values, EPK, a 0x00 and id: split at the last
+  // 0x00 (ids hold none), the values and EPK stay together, as the entry key has them.
+  std::optional<index::CompositePosition> from;
+  if (after != nullptr) {
+    const size_t nul = after->rfind('\0');
+    if (nul == std::string::npos) return TokenOfAnotherQuery();
+    from = index::CompositePosition{after->substr(0, nul), "", after->substr(nul + 1)};
+  }
+  ReadScope within = run.scope;
+  within.range =
+      Intersect(run.scope.range, EpkRange{partition.min_inclusive, partition.max_exclusive});
+  return VisitInCompositeOrder(
+      *run.plan.composite, partition, within, from ? &*from : nullptr, run.page,
+      [&](const index::CompositeEntryView& entry, std::string_view json) {
+        Result<json::Value> doc = ParseForQuery(run.query, json);
+        if (!doc.ok()) return true;
+        return visit(entry.values, storage::keys::ItemSuffix(entry.epk, entry.id), *doc);
+      });
+}
+
 Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int max_items) const {
-  const bool descending = run.plan.order->descending;
+  const bool descending =
+      run.plan.composite ? run.plan.composite->reverse : run.plan.order->descending;
   const Frontier order(descending);
   Paging paging = PagingOf(run.query, token);
   if (paging.done()) return Status::Ok();
@@ -212,9 +242,8 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
     const std::string from = after != nullptr ? *after : std::string();
     bool stopped = false;
     size_t read = 0;
-    ORRERY_RETURN_IF_ERROR(VisitInIndexOrder(
-        run, *source.partition, run.plan.order->path, descending,
-        after != nullptr ? &from : nullptr,
+    ORRERY_RETURN_IF_ERROR(VisitInOrder(
+        run, *source.partition, after != nullptr ? &from : nullptr,
         [&](std::string_view value, std::string_view key, const json::Value& doc) {
           // Each fill reads at least one item, so that a page always advances.
           if (read > 0 && run.out_of_time()) {

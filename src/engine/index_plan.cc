@@ -75,6 +75,11 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
   ORRERY_RETURN_IF_ERROR(CheckOrderBy(policy, shape));
   IndexPlan plan;
   if (!index_ready || !policy.enabled()) return plan;
+  if (std::optional<CompositeUse> use = ChooseComposite(policy, shape)) {
+    plan.kind = use->order_components > 0 ? IndexPlan::Kind::kComposite : IndexPlan::Kind::kLookup;
+    plan.composite = std::move(use);
+    return plan;
+  }
   for (const query::PathPredicate& predicate : shape.predicates) {
     if (!policy.IsIndexed(predicate.path)) continue;
     if (plan.predicate == nullptr || Preference(predicate) < Preference(*plan.predicate)) {

@@ -6,14 +6,18 @@
 // because of the indexing policy: ORDER BY on several keys without a matching
 // composite index, and ORDER BY on a path the policy excludes.
 
+#include <optional>
+
 #include "common/status.h"
+#include "engine/composite_plan.h"
 #include "index/indexing_policy.h"
 #include "query/access_path.h"
 
 namespace orrery::engine {
 
 struct IndexPlan {
-  enum class Kind { kFullScan, kLookup, kOrdered, kGrouped };
+  // kComposite: items stream in ORDER BY order from a composite index (`composite`).
+  enum class Kind { kFullScan, kLookup, kOrdered, kGrouped, kComposite };
   Kind kind = Kind::kFullScan;
   const query::PathPredicate* predicate = nullptr;  // kLookup
   const query::OrderKey* order = nullptr;           // kOrdered
@@ -24,6 +28,8 @@ struct IndexPlan {
   // kOrdered: a WHERE range or prefix on the ORDER BY path. Only entries within it can
   // match, and every match has the key defined, so the stream reads just those entries.
   const query::PathPredicate* order_bound = nullptr;
+  // kComposite, or kLookup through a composite index (then `predicate` is unset).
+  std::optional<CompositeUse> composite;
 };
 
 // `index_ready` is false while the index is being rebuilt after a policy change;

@@ -1,7 +1,10 @@
 #include "index/index_terms.h"
 
+#include <optional>
+
 #include <algorithm>
 
+#include "index/composite_key.h"
 #include "index/index_key.h"
 
 namespace orrery::index {
@@ -76,6 +79,17 @@ class TermCollector {
   PathSegments path_;
 };
 
+// The document as composite entries see it when there are computed properties: those
+// (which win over stored members of their names) among its members.
+std::optional<json::Value> WithComputed(const json::Value& document, const json::Value& computed) {
+  if (!computed.is_object() || computed.as_object().empty() || !document.is_object()) {
+    return std::nullopt;
+  }
+  json::Value merged = document;
+  for (const auto& [name, value] : computed.as_object()) merged.Set(name, value);
+  return merged;
+}
+
 }  // namespace
 
 std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Value& document,
@@ -91,6 +105,10 @@ std::vector<std::string> EntryKeys(const IndexingPolicy& policy, const json::Val
   collector.Walk(document);
   if (computed.is_object()) collector.WalkComputed(computed);
   collector.AddUndefinedEntries(document, computed);
+  if (!policy.composite_indexes().empty()) {
+    const std::optional<json::Value> merged = WithComputed(document, computed);
+    AppendCompositeEntryKeys(policy, merged ? *merged : document, where, keys);
+  }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   return keys;

@@ -4,7 +4,9 @@
 // scalar (array elements under the path step "[]"), one type marker per indexed
 // array or object, and an "undefined" entry for each explicitly included `/path/?`
 // the item lacks. Writers delete the old version's entries and put the new one's
-// in the same write batch as the item, so index and item never disagree.
+// in the same write batch as the item, so index and item never disagree. The item's
+// composite-index entries (composite_key.h) are among them, so every writer keeps
+// composite indexes too.
 
 #include <cstdint>
 #include <string>
