@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "index/spatial_index_policy.h"
 #include "json/value.h"
 
 namespace orrery::index {
@@ -53,6 +54,10 @@ class IndexingPolicy {
 
   const std::vector<CompositeIndex>& composite_indexes() const { return composites_; }
 
+  const std::vector<SpatialIndex>& spatial_indexes() const { return spatial_; }
+  // Whether GeoJSON at `path` has geographic spatial-index entries (spatial_terms.h).
+  bool HasSpatialIndex(std::span<const std::string> path) const;
+
  private:
   struct Pattern {
     PathSegments prefix;
@@ -68,6 +73,7 @@ class IndexingPolicy {
   std::vector<Pattern> patterns_;
   std::vector<PathSegments> explicit_scalar_;
   std::vector<CompositeIndex> composites_;
+  std::vector<SpatialIndex> spatial_;
 };
 
 // Splits a policy or partition-key path (`/a/"b c"/[]/d`) into segments; the quotes
