@@ -48,6 +48,8 @@ int Preference(const query::PathPredicate& predicate) {
       return 1;
     case query::PathPredicate::Kind::kRange:
       return 2;
+    case query::PathPredicate::Kind::kSpatial:
+      return 1;
   }
   return 3;
 }
@@ -62,6 +64,15 @@ const query::PathPredicate* BoundOn(const std::vector<query::PathPredicate>& pre
   return nullptr;
 }
 
+// A spatial predicate's path ends in the cell segment after the GeoJSON's own path.
+bool IsServed(const index::IndexingPolicy& policy, const query::PathPredicate& predicate) {
+  if (predicate.kind != query::PathPredicate::Kind::kSpatial) {
+    return policy.IsIndexed(predicate.path);
+  }
+  const std::span<const std::string> path(predicate.path.data(), predicate.path.size() - 1);
+  return policy.HasSpatialIndex(path);
+}
+
 }  // namespace
 
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
@@ -70,7 +81,7 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
   IndexPlan plan;
   if (!index_ready || !policy.enabled()) return plan;
   for (const query::PathPredicate& predicate : shape.predicates) {
-    if (!policy.IsIndexed(predicate.path)) continue;
+    if (!IsServed(policy, predicate)) continue;
     if (plan.predicate == nullptr || Preference(predicate) < Preference(*plan.predicate)) {
       plan.predicate = &predicate;
     }
