@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "json/json.h"
 #include "query/access_path_builder.h"
 #include "query/query.h"
 #include "spatial/spatial_cells.h"

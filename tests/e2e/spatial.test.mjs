@@ -115,6 +115,9 @@ describe("spatial", { timeout: TIMEOUT * 2 }, () => {
       await qAreas(`SELECT a.id FROM Areas a WHERE ST_INTERSECTS(a.location, {"type": "Point", "coordinates": [31.9, -4.8]})`),
       [{ id: "WesternCape" }],
     );
+    // ST_AREA's documented example: 735,970,283.0522614 m².
+    const [area] = await q(`SELECT VALUE ST_AREA({"type": "Polygon", "coordinates": [[[31.8, -5], [32, -5], [32, -4.7], [31.8, -4.7], [31.8, -5]]]})`);
+    assert.ok(Math.abs(area - 735970283.0522614) < 10, `ST_AREA of the documented polygon: ${area}`);
     // A known geodesic: one degree along the equator is a × π/180 = 111,319.49 m on WGS-84.
     const [metres] = await q(`SELECT VALUE ST_DISTANCE({"type": "Point", "coordinates": [0, 0]}, {"type": "Point", "coordinates": [1, 0]})`);
     assert.ok(Math.abs(metres - 111319.49) < 0.05, `one equatorial degree: ${metres}`);
