@@ -55,7 +55,10 @@ Status CheckBoundingBox(const json::Value& box, const std::string& path) {
 }  // namespace
 
 bool SpatialIndex::Covers(std::span<const std::string> path) const {
-  if (wildcard ? path.size() < prefix.size() : path.size() != prefix.size()) return false;
+  if (wildcard ? path.size() < prefix.size() || path.size() > kMaxSpatialPathDepth
+               : path.size() != prefix.size()) {
+    return false;
+  }
   return std::equal(prefix.begin(), prefix.end(), path.begin());
 }
 

@@ -5,6 +5,7 @@
 // service applies to them. A Geometry container's spatial indexes carry the
 // `boundingBox` of their flat coordinate space; a Geography container's must not.
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,6 +14,10 @@
 #include "json/value.h"
 
 namespace orrery::index {
+
+// A `/*` spatial index finds GeoJSON at most this many path segments from the document
+// root (spatial_terms.cc); deeper GeoJSON is left to scans.
+inline constexpr size_t kMaxSpatialPathDepth = 16;
 
 struct SpatialIndex {
   std::vector<std::string> prefix;  // path segments, without the final `?` or `*`

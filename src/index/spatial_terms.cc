@@ -10,23 +10,20 @@
 namespace orrery::index {
 namespace {
 
-// GeoJSON nested deeper than this below a `/*` spatial path is not indexed; queries on
-// it still answer, by scanning.
-constexpr size_t kMaxWalkDepth = 16;
-
 class SpatialTermCollector {
  public:
   SpatialTermCollector(const ItemLocation& where, std::vector<std::string>& keys)
       : where_(where), keys_(keys) {}
 
-  // The geometry at `path` (value `value`); below it too when `walk`.
+  // The geometry at `path` (value `value`); below it too when `walk`, down to the depth
+  // SpatialIndex::Covers promises, and inside GeoJSON objects as well: the planner trusts
+  // every covered path to be indexed.
   void Visit(std::vector<std::string>& path, const json::Value& value, bool walk) {
     if (!value.is_object()) return;
     if (std::optional<spatial::Shape> shape = spatial::ParseValidShape(value)) {
       Add(path, *shape);
-      return;
     }
-    if (!walk || path.size() >= kMaxWalkDepth) return;
+    if (!walk || path.size() >= kMaxSpatialPathDepth) return;
     for (const auto& [name, member] : value.as_object()) {
       path.push_back(name);
       Visit(path, member, walk);
