@@ -202,6 +202,11 @@ describe("spatial", { timeout: TIMEOUT * 2 }, () => {
     assert.ok(after.metrics.retrievedDocumentCount < GRID.length / 3, `retrieved ${after.metrics.retrievedDocumentCount}`);
   });
 
+  test("the account's query engine configuration advertises spatial indexing", async () => {
+    const qec = JSON.parse((await rest.get([])).body.queryEngineConfiguration);
+    assert.equal(qec.enableSpatialIndexing, true);
+  });
+
   test("bad spatial policies and geospatial configs are refused with 400; good ones are echoed", async () => {
     const cases = [
       ["unknown type", { indexingPolicy: policy({ spatialIndexes: [{ path: "/location/*", types: ["Circle"] }] }) }],
