@@ -4,6 +4,7 @@
 // to be; the validity checks always answer.
 
 #include <array>
+#include <cmath>
 #include <optional>
 
 #include "query/functions_internal.h"
@@ -19,7 +20,8 @@ Value Distance(Args a) {
   std::optional<spatial::Shape> first = spatial::ParseValidShape(*a[0]);
   std::optional<spatial::Shape> second = spatial::ParseValidShape(*a[1]);
   if (!first || !second) return Value();
-  return Value::Double(spatial::DistanceMetres(*first, *second));
+  const double metres = spatial::DistanceMetres(*first, *second);
+  return std::isnan(metres) ? Value() : Value::Double(metres);
 }
 
 Value Within(Args a) {
@@ -39,7 +41,8 @@ Value Intersects(Args a) {
 Value Area(Args a) {
   std::optional<spatial::Shape> shape = spatial::ParseValidShape(*a[0]);
   if (!shape) return Value();
-  return Value::Double(spatial::AreaSquareMetres(*shape));
+  const double area = spatial::AreaSquareMetres(*shape);
+  return std::isnan(area) ? Value() : Value::Double(area);
 }
 
 Value IsValid(Args a) { return Value::Bool(spatial::ParseValidShape(*a[0]).has_value()); }

@@ -153,16 +153,20 @@ double VertexToEdges(const Shape& from, const Shape& to) {
 
 bool IsInverted(const PolygonRings& rings) { return SignedRingArea(rings[0]) < 0; }
 
-double DistanceMetres(const Shape& a, const Shape& b) {
+namespace {
+
+bool IntersectsUnguarded(const Shape& a, const Shape& b);
+
+double DistanceMetresUnguarded(const Shape& a, const Shape& b) {
   if (a.type == ShapeType::kPoint && b.type == ShapeType::kPoint) {
     return bg::distance(ToPoint(a.point()), ToPoint(b.point()), PointDistance(kWgs84));
   }
-  if (Intersects(a, b)) return 0;
+  if (IntersectsUnguarded(a, b)) return 0;
   // Shapes that do not meet are nearest at a vertex of one of them.
   return std::min(VertexToEdges(a, b), VertexToEdges(b, a));
 }
 
-bool Within(const Shape& inner, const Shape& outer) {
+bool WithinUnguarded(const Shape& inner, const Shape& outer) {
   if (outer.type != ShapeType::kPolygon && outer.type != ShapeType::kMultiPolygon) return false;
   if (inner.type == ShapeType::kPoint) {
     return std::any_of(
@@ -185,7 +189,7 @@ bool Within(const Shape& inner, const Shape& outer) {
       geo_inner, geo_outer);
 }
 
-bool Intersects(const Shape& a, const Shape& b) {
+bool IntersectsUnguarded(const Shape& a, const Shape& b) {
   if (a.type == ShapeType::kPoint && b.type != ShapeType::kPoint &&
       b.type != ShapeType::kLineString) {
     return std::any_of(b.polygons.begin(), b.polygons.end(), [&](const PolygonRings& rings) {
@@ -193,18 +197,49 @@ bool Intersects(const Shape& a, const Shape& b) {
                                : bg::covered_by(ToPoint(a.point()), ToPolygon(rings));
     });
   }
-  if (b.type == ShapeType::kPoint && a.type != ShapeType::kPoint) return Intersects(b, a);
+  if (b.type == ShapeType::kPoint && a.type != ShapeType::kPoint) return IntersectsUnguarded(b, a);
   const GeoShape geo_a = ToGeo(a);
   const GeoShape geo_b = ToGeo(b);
   return std::visit([](const auto& x, const auto& y) -> bool { return bg::intersects(x, y); },
                     geo_a, geo_b);
 }
 
-double AreaSquareMetres(const Shape& shape) {
+double AreaSquareMetresUnguarded(const Shape& shape) {
   if (shape.type != ShapeType::kPolygon && shape.type != ShapeType::kMultiPolygon) return 0;
   double total = 0;
   for (const PolygonRings& rings : shape.polygons) total += PolygonArea(rings);
   return total;
+}
+
+}  // namespace
+
+// Boost.Geometry throws on some inputs it cannot handle (an overlay of self-touching
+// rings, say). A query must not fail for one odd item: it gets no answer instead.
+template <typename T, typename F>
+T Guarded(T on_error, F&& compute) {
+  try {
+    return compute();
+  } catch (const std::exception&) {
+    return on_error;
+  }
+}
+
+double DistanceMetres(const Shape& a, const Shape& b) {
+  return Guarded(std::numeric_limits<double>::quiet_NaN(),
+                 [&] { return DistanceMetresUnguarded(a, b); });
+}
+
+bool Within(const Shape& inner, const Shape& outer) {
+  return Guarded(false, [&] { return WithinUnguarded(inner, outer); });
+}
+
+bool Intersects(const Shape& a, const Shape& b) {
+  return Guarded(false, [&] { return IntersectsUnguarded(a, b); });
+}
+
+double AreaSquareMetres(const Shape& shape) {
+  return Guarded(std::numeric_limits<double>::quiet_NaN(),
+                 [&] { return AreaSquareMetresUnguarded(shape); });
 }
 
 }  // namespace orrery::spatial

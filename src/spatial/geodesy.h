@@ -5,7 +5,8 @@
 // Polygon edges are geodesics. A polygon whose exterior ring runs clockwise is the rest
 // of the globe (the service's left-hand rule, query-language.md §5.10).
 //
-// The implementation is the only includer of Boost.Geometry (a heavy header).
+// The implementation is the only includer of Boost.Geometry (a heavy header). Inputs
+// Boost.Geometry cannot handle give NaN (distance, area) or false.
 
 #include "spatial/geojson.h"
 
