@@ -80,6 +80,16 @@ std::optional<std::string> RingReason(ShapeType type, const Ring& ring, size_t n
   return std::nullopt;
 }
 
+// How many different positions the line has, counting up to two.
+size_t DistinctPoints(const Ring& line) {
+  for (const Position& position : line) {
+    if (position.longitude != line[0].longitude || position.latitude != line[0].latitude) {
+      return 2;
+    }
+  }
+  return line.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 std::optional<Shape> ParseShape(const json::Value& value) {
@@ -126,9 +136,11 @@ std::optional<std::string> InvalidReason(const Shape& shape) {
       }
     }
   }
-  if (shape.type == ShapeType::kLineString && shape.line().size() < 2) {
-    return "The LineString input is not valid because it does not have enough points. A "
-           "LineString must contain at least two points.";
+  if (shape.type == ShapeType::kLineString && DistinctPoints(shape.line()) < 2) {
+    // The wording of SQL Server's geography type (error 24117), whose other messages the
+    // service repeats.
+    return "The LineString input is not valid because it does not have enough distinct "
+           "points. A LineString must have at least two distinct points.";
   }
   if (shape.type == ShapeType::kPolygon || shape.type == ShapeType::kMultiPolygon) {
     for (const PolygonRings& polygon : shape.polygons) {

@@ -45,6 +45,10 @@ TEST(GeoJsonTest, TheServicesDocumentedReasons) {
   EXPECT_FALSE(
       InvalidReason(*ParseShape(Json(R"({"type":"Point","coordinates":[-84.38,33.75]})"))));
   EXPECT_FALSE(ParseValidShape(Json(R"({"type":"Point","coordinates":[31.9,-132.8]})")));
+  EXPECT_TRUE(
+      InvalidReason(*ParseShape(Json(R"({"type":"LineString","coordinates":[[1,1],[1,1]]})"))));
+  EXPECT_FALSE(
+      InvalidReason(*ParseShape(Json(R"({"type":"LineString","coordinates":[[1,1],[1,2]]})"))));
 }
 
 }  // namespace
