@@ -19,7 +19,7 @@ constexpr std::string_view kQueryEngineConfigurationTail =
     R"("sqlAllowNonFiniteNumbers":false,"sqlAllowAggregateFunctions":true,"sqlAllowSubQuery":true,)"
     R"("sqlAllowScalarSubQuery":true,"allowNewKeywords":true,"sqlAllowLike":true,)"
     R"("sqlAllowGroupByClause":true,"maxSpatialQueryCells":12,"spatialMaxGeometryPointCount":256,)"
-    R"("sqlDisableOptimizationFlags":0,"sqlAllowTop":true,"enableSpatialIndexing":false})";
+    R"("sqlDisableOptimizationFlags":0,"sqlAllowTop":true,"enableSpatialIndexing":true})";
 
 json::Value Location(const std::string& url) {
   return json::Value::MakeObject({

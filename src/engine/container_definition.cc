@@ -5,6 +5,7 @@
 #include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
 #include "query/computed_properties.h"
+#include "index/spatial_index_policy.h"
 
 namespace orrery::engine {
 namespace {
@@ -97,9 +98,6 @@ Status RefuseUnsupportedFeatures(const json::Value& body) {
   if (IsGiven(body.Find("fullTextPolicy"))) return refuse("fullTextPolicy (full-text search)");
   const json::Value* policy = body.Find("indexingPolicy");
   if (policy == nullptr || !policy->is_object()) return Status::Ok();
-  if (IsNonEmptyArray(policy->Find("spatialIndexes"))) {
-    return refuse("indexingPolicy.spatialIndexes (spatial indexing)");
-  }
   if (IsNonEmptyArray(policy->Find("vectorIndexes"))) {
     return refuse("indexingPolicy.vectorIndexes (vector indexes)");
   }
@@ -130,6 +128,7 @@ Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
   ORRERY_ASSIGN_OR_RETURN(out.partition_key, partition::ParseDefinition(*pk));
   ORRERY_ASSIGN_OR_RETURN(json::Value indexing,
                           NormalizeIndexingPolicy(body.Find("indexingPolicy")));
+  ORRERY_RETURN_IF_ERROR(index::ValidateGeospatialConfig(body.Find("geospatialConfig"), &indexing));
   ORRERY_RETURN_IF_ERROR(ValidateDefaultTtl(body.Find("defaultTtl")));
   ORRERY_RETURN_IF_ERROR(UniqueKeyPolicy::Parse(body.Find("uniqueKeyPolicy")).status());
   ORRERY_RETURN_IF_ERROR(

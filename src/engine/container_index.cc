@@ -11,6 +11,7 @@
 #include "engine/throughput/cost_model.h"
 #include "index/index_key.h"
 #include "index/index_terms.h"
+#include "index/spatial_terms.h"
 #include "json/json.h"
 #include "storage/keys.h"
 
@@ -25,8 +26,11 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
       computed.empty() ? json::Value::MakeObject() : computed.ValuesOf(item);
   std::vector<std::string> keys;
   for (uint32_t partition : WritePartitionsOf(epk)) {
-    std::vector<std::string> more = index::EntryKeys(
-        policy, item, computed_values, index::ItemLocation{settings_.number, partition, epk, id});
+    const index::ItemLocation where{settings_.number, partition, epk, id};
+    std::vector<std::string> more = index::EntryKeys(policy, item, computed_values, where);
+    std::vector<std::string> spatial = index::SpatialEntryKeys(policy, item, where);
+    more.insert(more.end(), std::make_move_iterator(spatial.begin()),
+                std::make_move_iterator(spatial.end()));
     keys.insert(keys.end(), std::make_move_iterator(more.begin()),
                 std::make_move_iterator(more.end()));
   }

@@ -60,6 +60,13 @@ std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
     case query::PathPredicate::Kind::kPrefix:
       ranges.push_back(index::StringPrefixRange(prefix, predicate.prefix));
       break;
+    case query::PathPredicate::Kind::kSpatial:
+      for (const auto& [first, last] : predicate.cells) {
+        const json::Value low = json::Value::Int(first);
+        const json::Value high = json::Value::Int(last);
+        ranges.push_back(index::BoundedRange(prefix, &low, true, &high, true));
+      }
+      break;
   }
   return ranges;
 }

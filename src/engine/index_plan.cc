@@ -48,6 +48,8 @@ int Preference(const query::PathPredicate& predicate) {
       return 1;
     case query::PathPredicate::Kind::kRange:
       return 2;
+    case query::PathPredicate::Kind::kSpatial:
+      return 1;
   }
   return 3;
 }
@@ -68,6 +70,15 @@ bool IsExplicitlyIncluded(const index::IndexingPolicy& policy, const query::Docu
   return std::find(explicit_paths.begin(), explicit_paths.end(), path) != explicit_paths.end();
 }
 
+// A spatial predicate's path ends in the cell segment after the GeoJSON's own path.
+bool IsServed(const index::IndexingPolicy& policy, const query::PathPredicate& predicate) {
+  if (predicate.kind != query::PathPredicate::Kind::kSpatial) {
+    return policy.IsIndexed(predicate.path);
+  }
+  const std::span<const std::string> path(predicate.path.data(), predicate.path.size() - 1);
+  return policy.HasSpatialIndex(path);
+}
+
 }  // namespace
 
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
@@ -81,7 +92,7 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
     return plan;
   }
   for (const query::PathPredicate& predicate : shape.predicates) {
-    if (!policy.IsIndexed(predicate.path)) continue;
+    if (!IsServed(policy, predicate)) continue;
     if (plan.predicate == nullptr || Preference(predicate) < Preference(*plan.predicate)) {
       plan.predicate = &predicate;
     }

@@ -161,7 +161,15 @@ Result<IndexingPolicy> IndexingPolicy::Parse(const json::Value& policy) {
       composites && composites->is_array()) {
     ORRERY_RETURN_IF_ERROR(out.ParseComposites(*composites));
   }
+  ORRERY_ASSIGN_OR_RETURN(out.spatial_, ParseSpatialIndexes(policy.Find("spatialIndexes")));
   return out;
+}
+
+bool IndexingPolicy::HasSpatialIndex(std::span<const std::string> path) const {
+  return mode_ == IndexingMode::kConsistent &&
+         std::any_of(spatial_.begin(), spatial_.end(), [&](const SpatialIndex& index) {
+           return !index.geometry && index.Covers(path);
+         });
 }
 
 bool IndexingPolicy::IsIndexed(std::span<const std::string> path) const {

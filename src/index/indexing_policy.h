@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "index/spatial_index_policy.h"
 #include "json/value.h"
 
 namespace orrery::index {
@@ -61,6 +62,10 @@ class IndexingPolicy {
   void set_computed_properties(std::vector<std::string> names) { computed_ = std::move(names); }
   bool IsComputedProperty(std::string_view name) const;
 
+  const std::vector<SpatialIndex>& spatial_indexes() const { return spatial_; }
+  // Whether GeoJSON at `path` has geographic spatial-index entries (spatial_terms.h).
+  bool HasSpatialIndex(std::span<const std::string> path) const;
+
  private:
   struct Pattern {
     PathSegments prefix;
@@ -77,6 +82,7 @@ class IndexingPolicy {
   std::vector<PathSegments> explicit_scalar_;
   std::vector<CompositeIndex> composites_;
   std::vector<std::string> computed_;
+  std::vector<SpatialIndex> spatial_;
 };
 
 // Splits a policy or partition-key path (`/a/"b c"/[]/d`) into segments; the quotes

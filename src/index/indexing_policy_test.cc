@@ -91,3 +91,61 @@ TEST(IndexingPolicyTest, InvalidPoliciesAreRejectedWithAMessage) {
 
 }  // namespace
 }  // namespace orrery::index
+
+namespace orrery::index {
+namespace {
+
+TEST(SpatialIndexPolicyTest, PathsAndTypesAreParsed) {
+  auto policy = ParseText(
+      R"({"indexingMode":"consistent","includedPaths":[{"path":"/*"}],
+          "spatialIndexes":[{"path":"/loc/*","types":["Point","Polygon"]},
+                            {"path":"/exact/?","types":["LineString"]}]})");
+  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
+  EXPECT_TRUE(policy->HasSpatialIndex(PathSegments{"loc"}));
+  EXPECT_TRUE(policy->HasSpatialIndex(PathSegments{"loc", "home"}));
+  EXPECT_TRUE(policy->HasSpatialIndex(PathSegments{"exact"}));
+  EXPECT_FALSE(policy->HasSpatialIndex(PathSegments{"exact", "below"}));
+  EXPECT_FALSE(policy->HasSpatialIndex(PathSegments{"other"}));
+}
+
+TEST(SpatialIndexPolicyTest, BadEntriesAreRefused) {
+  for (const char* list : {R"([{"path":"/loc/*","types":["Circle"]}])", R"([{"path":"/loc/*"}])",
+                           R"([{"path":"/loc/*","types":[]}])",
+                           R"([{"path":"loc","types":["Point"]}])", R"([{"types":["Point"]}])",
+                           R"([{"path":"/loc/*","types":["Point"],"boundingBox":{"xmin":1}}])",
+                           R"({"path":"/loc/*"})"}) {
+    auto policy = ParseText(std::string(R"({"includedPaths":[{"path":"/*"}],"spatialIndexes":)") +
+                            list + "}");
+    EXPECT_FALSE(policy.ok()) << list;
+    if (!policy.ok()) {
+      EXPECT_EQ(policy.status().code(), StatusCode::kBadRequest);
+    }
+  }
+}
+
+TEST(SpatialIndexPolicyTest, BoundingBoxesBelongToGeometryContainers) {
+  const json::Value geometry_policy = *json::Parse(
+      R"({"spatialIndexes":[{"path":"/r/?","types":["Polygon"],
+          "boundingBox":{"xmin":0,"ymin":0,"xmax":10,"ymax":10}}]})");
+  const json::Value geography_policy =
+      *json::Parse(R"({"spatialIndexes":[{"path":"/r/?","types":["Polygon"]}]})");
+  const json::Value geometry = *json::Parse(R"({"type":"Geometry"})");
+  const json::Value geography = *json::Parse(R"({"type":"Geography"})");
+  EXPECT_TRUE(ValidateGeospatialConfig(&geometry, &geometry_policy).ok());
+  EXPECT_TRUE(ValidateGeospatialConfig(&geography, &geography_policy).ok());
+  EXPECT_TRUE(ValidateGeospatialConfig(nullptr, &geography_policy).ok());
+  EXPECT_FALSE(ValidateGeospatialConfig(&geometry, &geography_policy).ok());
+  EXPECT_FALSE(ValidateGeospatialConfig(&geography, &geometry_policy).ok());
+  EXPECT_FALSE(ValidateGeospatialConfig(nullptr, &geometry_policy).ok());
+  const json::Value flat = *json::Parse(R"({"type":"Flat"})");
+  EXPECT_FALSE(ValidateGeospatialConfig(&flat, &geography_policy).ok());
+  // A geometry index is not read by the geographic planner.
+  auto parsed = IndexingPolicy::Parse(*json::Parse(
+      R"({"includedPaths":[{"path":"/*"}],"spatialIndexes":[{"path":"/r/?","types":["Polygon"],
+          "boundingBox":{"xmin":0,"ymin":0,"xmax":10,"ymax":10}}]})"));
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_FALSE(parsed->HasSpatialIndex(PathSegments{"r"}));
+}
+
+}  // namespace
+}  // namespace orrery::index

@@ -6,8 +6,10 @@
 // condition of WHERE, so the items it selects are a superset of the result; the
 // executor still evaluates the whole WHERE on each item it loads.
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "json/value.h"
@@ -18,7 +20,9 @@ namespace orrery::query {
 using DocumentPath = std::vector<std::string>;
 
 struct PathPredicate {
-  enum class Kind { kEqual, kRange, kPrefix };
+  // kSpatial: ST_DISTANCE below a bound, ST_WITHIN or ST_INTERSECTS against a constant
+  // region (spatial_access.h); `path` ends in spatial::kCellPathSegment.
+  enum class Kind { kEqual, kRange, kPrefix, kSpatial };
   Kind kind = Kind::kEqual;
   DocumentPath path;
   std::vector<json::Value> values;  // kEqual: any of these scalars (one, or an IN list)
@@ -27,6 +31,8 @@ struct PathPredicate {
   std::optional<json::Value> high;
   bool high_inclusive = false;
   std::string prefix;  // kPrefix: case-sensitive STARTSWITH
+  // kSpatial: inclusive ranges of cell numbers that hold every candidate.
+  std::vector<std::pair<int64_t, int64_t>> cells;
 };
 
 struct OrderKey {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "query/spatial_access.h"
+
 namespace orrery::query {
 namespace {
 
@@ -82,6 +84,10 @@ class ShapeBuilder {
     }
   }
 
+  query::ItemPathOf ItemPathOf() const {
+    return [this](const ast::Expr& expr) { return ItemPath(expr); };
+  }
+
   static const json::Value* Constant(const ast::Expr& expr) {
     if (expr.kind == ExprKind::kLiteral) return &As<ast::LiteralExpr>(expr).value;
     if (expr.kind == ExprKind::kParameter) return &As<ast::ParameterExpr>(expr).value;
@@ -116,6 +122,10 @@ class ShapeBuilder {
     if (binary.op == BinaryOp::kAnd) {
       AddConjuncts(*binary.left, out);
       AddConjuncts(*binary.right, out);
+      return;
+    }
+    if (std::optional<PathPredicate> spatial = SpatialDistancePredicate(binary, ItemPathOf())) {
+      out.push_back(std::move(*spatial));
       return;
     }
     BinaryOp op = binary.op;
@@ -233,6 +243,10 @@ class ShapeBuilder {
 
   void AddCall(const ast::CallExpr& call, std::vector<PathPredicate>& out) const {
     if (call.is_udf || call.args.size() < 2) return;
+    if (std::optional<PathPredicate> spatial = SpatialRegionPredicate(call, ItemPathOf())) {
+      out.push_back(std::move(*spatial));
+      return;
+    }
     const bool case_sensitive = call.args.size() == 2 || (Constant(*call.args[2]) != nullptr &&
                                                           Constant(*call.args[2])->is_bool() &&
                                                           !Constant(*call.args[2])->as_bool());

@@ -45,7 +45,6 @@ describe("fidelity", { timeout: TIMEOUT }, () => {
     const cases = [
       ["vectorEmbeddingPolicy", { vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/v", dataType: "float32", distanceFunction: "cosine", dimensions: 3 }] } }],
       ["fullTextPolicy", { fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/text", language: "en-US" }] } }],
-      ["spatialIndexes", { indexingPolicy: { spatialIndexes: [{ path: "/loc/*", types: ["Point"] }] } }],
       ["vectorIndexes", { indexingPolicy: { vectorIndexes: [{ path: "/v", type: "flat" }] } }],
       ["fullTextIndexes", { indexingPolicy: { fullTextIndexes: [{ path: "/text" }] } }],
       ["lazy", { indexingPolicy: { indexingMode: "lazy" } }],
