@@ -46,9 +46,18 @@ const json::Value& LookUp(const json::Value& document, const query::DocumentPath
   return *at;
 }
 
-std::string EncodedValue(const json::Value& value) {
+// The index encoding of the value at `path`, where a computed property (the path's
+// first name) counts as a member of the item, as the index holds it.
+std::string EncodedValueAt(const query::ComputedProperties& computed, const json::Value& document,
+                           const query::DocumentPath& path) {
   std::string encoded;
-  index::AppendValue(encoded, value);
+  const query::ComputedProperty* property = path.empty() ? nullptr : computed.Find(path.front());
+  if (property == nullptr) {
+    index::AppendValue(encoded, LookUp(document, path));
+    return encoded;
+  }
+  const json::Value value = property->Evaluate(document);
+  index::AppendValue(encoded, LookUp(value, query::DocumentPath(path.begin() + 1, path.end())));
   return encoded;
 }
 
@@ -103,6 +112,7 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   const bool after_undefined =
       after != nullptr && !complete && !after->empty() && (*after)[0] == kUndefinedTag;
   const std::string resume_key = after_undefined ? after->substr(1) : std::string();
+  const std::string undefined(1, kUndefinedTag);
   bool go_on = true;
   Status status;
 
@@ -113,7 +123,7 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
           run.page.loaded_bytes += json.size();
           ++run.page.loaded_count;
           Result<json::Value> doc = ParseForQuery(run.query, json);
-          if (!doc.ok() || !LookUp(*doc, path).is_undefined()) return true;
+          if (!doc.ok() || EncodedValueAt(*computed_, *doc, path) != undefined) return true;
           return each(key, *doc);
         });
       };
@@ -164,7 +174,7 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
           if (!*json) return true;
           Result<json::Value> doc = ParseForQuery(run.query, **json);
           // An item changed since its entry was read is at its new value's place.
-          if (!doc.ok() || EncodedValue(LookUp(*doc, path)) != entry.value) return true;
+          if (!doc.ok() || EncodedValueAt(*computed_, *doc, path) != entry.value) return true;
           go_on = visit(entry.value, suffix, *doc);
           return go_on;
         }));
