@@ -89,6 +89,8 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> query,
                           CompileQueryBody(ctx.request.body, container.computed_properties()));
   times.compile_ms = MillisSince(start);
+  times.compile = query->compile_timings();
+  const bool metrics = ctx.HeaderIsTrue(headers::kPopulateQueryMetrics);
   ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
   if (!scope.has_partition_key && !scope.has_range &&
       container.settings().partitions.partitions().size() > 1 &&
@@ -101,8 +103,11 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
   ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
   start = std::chrono::steady_clock::now();
-  ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
-                          container.Query(*query, scope.scope, max_items, ContinuationOf(ctx)));
+  if (metrics) query::StartFunctionTiming();
+  Result<engine::FeedPage> result =
+      container.Query(*query, scope.scope, max_items, ContinuationOf(ctx));
+  if (metrics) times.function_ms = query::StopFunctionTiming();
+  ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page, std::move(result));
   times.execution_ms = MillisSince(start);
   start = std::chrono::steady_clock::now();
   ORRERY_ASSIGN_OR_RETURN(
@@ -111,7 +116,7 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   container.ChargeScope(scope.scope, charge);
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   times.write_ms = MillisSince(start);
-  if (ctx.HeaderIsTrue(headers::kPopulateQueryMetrics)) {
+  if (metrics) {
     response.headers.push_back(
         {headers::kQueryMetrics, QueryMetricsHeader(page, times, OutputBytes(page))});
   }

@@ -31,19 +31,21 @@ std::string QueryMetricsHeader(const engine::FeedPage& page, const QueryPageTime
                                  : std::min(1.0, static_cast<double>(output_count) /
                                                      static_cast<double>(page.loaded_count));
   // What the engine did besides index lookups and loads is evaluation.
-  const double vm_ms = times.execution_ms - page.index_lookup_ms - page.document_load_ms;
+  const double vm_ms =
+      times.execution_ms - page.plan_ms - page.index_lookup_ms - page.document_load_ms;
   std::string out;
   out.reserve(512);
   AppendMillis(out, "totalExecutionTimeInMs",
                times.compile_ms + times.execution_ms + times.write_ms);
-  AppendMillis(out, "queryCompileTimeInMs", times.compile_ms);
-  AppendMillis(out, "queryLogicalPlanBuildTimeInMs", 0);
-  AppendMillis(out, "queryPhysicalPlanBuildTimeInMs", 0);
-  AppendMillis(out, "queryOptimizationTimeInMs", 0);
+  AppendMillis(out, "queryCompileTimeInMs", times.compile.parse_ms);
+  AppendMillis(out, "queryLogicalPlanBuildTimeInMs", times.compile.bind_ms);
+  AppendMillis(out, "queryPhysicalPlanBuildTimeInMs", page.plan_ms);
+  AppendMillis(out, "queryOptimizationTimeInMs", times.compile.shape_ms);
   AppendMillis(out, "indexLookupTimeInMs", page.index_lookup_ms);
   AppendMillis(out, "documentLoadTimeInMs", page.document_load_ms);
   AppendMillis(out, "VMExecutionTimeInMs", vm_ms);
-  AppendMillis(out, "systemFunctionExecuteTimeInMs", 0);
+  AppendMillis(out, "systemFunctionExecuteTimeInMs", times.function_ms);
+  // Orrery runs no user-defined functions (they are refused), so they take no time.
   AppendMillis(out, "userFunctionExecuteTimeInMs", 0);
   AppendCount(out, "retrievedDocumentCount", page.loaded_count);
   AppendCount(out, "retrievedDocumentSize", page.loaded_bytes);

@@ -11,9 +11,11 @@
 namespace orrery::api {
 
 struct QueryPageTimes {
-  double compile_ms = 0;    // parse and bind
-  double execution_ms = 0;  // the engine's whole page, index and loads included
-  double write_ms = 0;      // serialising the response body
+  query::CompileTimings compile;  // parse, bind, access shape
+  double function_ms = 0;         // built-in functions, within execution_ms
+  double compile_ms = 0;          // the whole compile
+  double execution_ms = 0;        // the engine's whole page, index and loads included
+  double write_ms = 0;            // serialising the response body
 };
 
 std::string QueryMetricsHeader(const engine::FeedPage& page, const QueryPageTimes& times,

@@ -108,6 +108,7 @@ struct FeedPage {
   size_t loaded_bytes = 0;  // items read from storage (query metrics: retrieved)
   size_t loaded_count = 0;
   size_t index_entries = 0;  // range-index entries read
+  double plan_ms = 0;        // choosing the indexes (queryPhysicalPlanBuildTimeInMs)
   double index_lookup_ms = 0;
   double document_load_ms = 0;
   int partitions_touched = 1;

@@ -4,8 +4,8 @@
 #include "engine/item_rules.h"
 #include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
-#include "query/computed_properties.h"
 #include "index/spatial_index_policy.h"
+#include "query/computed_properties.h"
 
 namespace orrery::engine {
 namespace {

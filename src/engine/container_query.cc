@@ -344,8 +344,10 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     return page;
   }
 
+  const auto plan_start = Clock::now();
   ORRERY_ASSIGN_OR_RETURN(IndexPlan plan, PlanIndexUse(indexing_, query.access_shape(),
                                                        write_state_->index_ready.load()));
+  page.plan_ms = MillisSince(plan_start);
   QueryRun run{query, scope, plan, page, {}, {}};
   // A token must be of the kind this query's execution issues.
   const auto expect_token = [&](std::initializer_list<DecodedToken::Kind> kinds) {

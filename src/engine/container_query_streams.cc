@@ -252,25 +252,26 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
     const std::string from = after != nullptr ? *after : std::string();
     bool stopped = false;
     size_t read = 0;
-    ORRERY_RETURN_IF_ERROR(VisitInOrder(
-        run, *source.partition, after != nullptr ? &from : nullptr,
-        [&](std::string_view value, std::string_view key, const json::Value& doc) {
-          // Each fill reads at least one item, so that a page always advances.
-          if (read > 0 && run.out_of_time()) {
-            stopped = true;
-            return false;
-          }
-          ++read;
-          std::string position(value);
-          position.append(key);
-          run.rows.clear();
-          eval_status = run.query.EvaluateDocument(doc, run.rows, run.budget);
-          if (!eval_status.ok()) return false;
-          for (query::Row& row : run.rows) source.rows.push_back({position, std::move(row.value)});
-          source.resume = std::move(position);
-          stopped = source.rows.size() >= chunk;
-          return !stopped;
-        }));
+    ORRERY_RETURN_IF_ERROR(
+        VisitInOrder(run, *source.partition, after != nullptr ? &from : nullptr,
+                     [&](std::string_view value, std::string_view key, const json::Value& doc) {
+                       // Each fill reads at least one item, so that a page always advances.
+                       if (read > 0 && run.out_of_time()) {
+                         stopped = true;
+                         return false;
+                       }
+                       ++read;
+                       std::string position(value);
+                       position.append(key);
+                       run.rows.clear();
+                       eval_status = run.query.EvaluateDocument(doc, run.rows, run.budget);
+                       if (!eval_status.ok()) return false;
+                       for (query::Row& row : run.rows)
+                         source.rows.push_back({position, std::move(row.value)});
+                       source.resume = std::move(position);
+                       stopped = source.rows.size() >= chunk;
+                       return !stopped;
+                     }));
     ORRERY_RETURN_IF_ERROR(eval_status);
     source.finished = !stopped;
     return Status::Ok();

@@ -1,8 +1,7 @@
 #include "index/index_terms.h"
 
-#include <optional>
-
 #include <algorithm>
+#include <optional>
 
 #include "index/composite_key.h"
 #include "index/index_key.h"

@@ -3,6 +3,7 @@
 // page).
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <unordered_map>
 #include <utility>
@@ -74,6 +75,8 @@ class CompiledQueryImpl final : public CompiledQuery {
         members_(ItemMembersUsed(bound_)) {}
 
   const AccessShape& access_shape() const override { return shape_; }
+  const CompileTimings& compile_timings() const override { return timings_; }
+  void set_compile_timings(const CompileTimings& timings) { timings_ = timings; }
   const std::vector<std::string>* item_members() const override {
     return members_ ? &*members_ : nullptr;
   }
@@ -390,6 +393,7 @@ class CompiledQueryImpl final : public CompiledQuery {
   const ast::Query& query_;
   const AccessShape shape_;
   const std::optional<std::vector<std::string>> members_;
+  CompileTimings timings_;
 };
 
 }  // namespace
@@ -407,11 +411,23 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                       "The SQL query text exceeded the maximum limit of " +
                           std::to_string(kMaxQueryCharacters) + " characters.");
   }
+  CompileTimings timings;
+  auto start = std::chrono::steady_clock::now();
+  const auto lap = [&start] {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - start).count();
+    start = now;
+    return ms;
+  };
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<ast::Query> query, Parse(text));
+  timings.parse_ms = lap();
   ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
   if (computed) ResolveComputedReferences(bound, *computed);
-  return std::unique_ptr<CompiledQuery>(
-      std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed)));
+  timings.bind_ms = lap();
+  auto compiled = std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed));
+  timings.shape_ms = lap();
+  compiled->set_compile_timings(timings);
+  return std::unique_ptr<CompiledQuery>(std::move(compiled));
 }
 
 }  // namespace orrery::query

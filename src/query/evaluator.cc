@@ -1,5 +1,6 @@
 #include "query/evaluator.h"
 
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -21,6 +22,23 @@ const json::Value& Cell::Undefined() {
 }
 
 namespace {
+
+// systemFunctionExecuteTimeInMs of the query running on this thread (query.h).
+struct FunctionTiming {
+  bool on = false;
+  double ms = 0;
+};
+thread_local FunctionTiming function_timing;
+
+json::Value CallTimed(const FunctionInfo& function, std::span<const json::Value* const> args,
+                      const CallContext& context) {
+  if (!function_timing.on) return CallFunction(function, args, context);
+  const auto start = std::chrono::steady_clock::now();
+  json::Value result = CallFunction(function, args, context);
+  function_timing.ms +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
 
 using json::Value;
 
@@ -114,7 +132,7 @@ Cell EvaluateCall(const ast::CallExpr& e, const Frame& frame) {
   for (const Cell& cell : cells) {
     args.push_back(&cell.get());
   }
-  Value result = CallFunction(*e.function, args, CallContext{.now_ticks = e.now_ticks});
+  Value result = CallTimed(*e.function, args, CallContext{.now_ticks = e.now_ticks});
   if (OversizedResult(result, frame)) {
     return Cell();
   }
@@ -296,6 +314,14 @@ Cell Evaluate(const ast::Expr& expr, const Frame& frame) {
       break;  // answered above
   }
   return Cell();
+}
+
+void StartFunctionTiming() { function_timing = FunctionTiming{true, 0}; }
+
+double StopFunctionTiming() {
+  const double ms = function_timing.ms;
+  function_timing = FunctionTiming{};
+  return ms;
 }
 
 }  // namespace orrery::query

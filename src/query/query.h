@@ -73,6 +73,20 @@ class RowBudget {
   Exceeded exceeded_ = Exceeded::kNone;
 };
 
+// Where compiling took its time (query metrics: queryCompileTimeInMs,
+// queryLogicalPlanBuildTimeInMs, queryOptimizationTimeInMs).
+struct CompileTimings {
+  double parse_ms = 0;  // text to syntax tree
+  double bind_ms = 0;   // names, parameters and computed properties resolved
+  double shape_ms = 0;  // what an index can serve (access_path.h) and the members read
+};
+
+// Measures the time built-in functions take on this thread (query metrics:
+// systemFunctionExecuteTimeInMs) from Start to Stop, which returns it. Off otherwise:
+// a query without metrics pays nothing but a flag test per call.
+void StartFunctionTiming();
+double StopFunctionTiming();
+
 // Immutable once compiled; safe to use from several threads.
 class CompiledQuery {
  public:
@@ -117,6 +131,8 @@ class CompiledQuery {
 
   // What an index can serve of this query (access_path.h).
   virtual const AccessShape& access_shape() const = 0;
+
+  virtual const CompileTimings& compile_timings() const = 0;
 
   // The top-level members of an item the query reads (sorted), or nullptr when it may
   // read the whole item: EvaluateDocument gives the same rows for a document holding

@@ -135,6 +135,23 @@ describe("indexing policies", { timeout: TIMEOUT * 2 }, () => {
       "outputDocumentCount", "outputDocumentSize", "writeOutputTimeInMs", "indexUtilizationRatio",
     ]);
 
+    // The timings are measured: built-in functions over every item, and the compile
+    // phases of a long query text (2,000 IN values to parse and bind).
+    const heavy = await run(`SELECT VALUE c.id FROM c WHERE RegexMatch(REPLICATE(c.s, 400), "s[0-9]s[0-9]$")`);
+    assert.equal(heavy.rows.length, ITEMS);
+    assert.ok(heavy.metrics.systemFunctionExecuteTimeInMs > 0, heavy.header);
+    assert.ok(heavy.metrics.systemFunctionExecuteTimeInMs <= heavy.metrics.totalExecutionTimeInMs, heavy.header);
+    const values = Array.from({ length: 2000 }, (_, i) => `"v${i}"`).join(",");
+    const long = await run(`SELECT VALUE c.id FROM c WHERE c.s IN (${values})`);
+    assert.ok(long.metrics.queryCompileTimeInMs > 0, long.header);
+    assert.ok(long.metrics.queryLogicalPlanBuildTimeInMs > 0, long.header);
+    const parts = ["queryCompileTimeInMs", "queryLogicalPlanBuildTimeInMs", "queryPhysicalPlanBuildTimeInMs",
+      "queryOptimizationTimeInMs", "indexLookupTimeInMs", "documentLoadTimeInMs"];
+    for (const m of [heavy.metrics, long.metrics]) {
+      const sum = parts.reduce((total, key) => total + m[key], 0);
+      assert.ok(sum <= m.totalExecutionTimeInMs + 0.05, JSON.stringify(m));
+    }
+
     // The SDK parses it (FeedOptions.populateQueryMetrics).
     const page = await container.items
       .query("SELECT * FROM c WHERE c.n = 3", { populateQueryMetrics: true, partitionKey: "p3" })
