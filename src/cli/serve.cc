@@ -7,6 +7,7 @@
 #include "api/auth.h"
 #include "api/data_plane.h"
 #include "api/service.h"
+#include "api/work_kind.h"
 #include "common/log.h"
 #include "engine/account.h"
 #include "engine/query_page_budget.h"
@@ -85,6 +86,12 @@ int RunServe(const ServeOptions& options) {
   if (!options.in_memory) {
     server_options.generated_cert_dir = options.data_dir;
   }
+  // Scans and synced writes run off the I/O threads (http/README.md).
+  const api::WorkKindOptions work_options{.item_writes_sync =
+                                              options.sync_writes && !options.in_memory};
+  server_options.classify = [work_options](const http::Request& request) {
+    return api::ClassifyWork(request, work_options);
+  };
   Result<std::unique_ptr<http::Server>> server = http::Server::Start(
       server_options, [&service](const http::Request& request) { return service.Handle(request); });
   if (!server.ok()) {

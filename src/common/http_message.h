@@ -25,6 +25,15 @@ struct Request {
   const std::string* FindHeader(std::string_view lowercase_name) const;
 };
 
+// Where the server runs a request's Handler call (http/README.md, "Where a request
+// runs"): the I/O threads also read and write every connection's bytes, so work that
+// takes long there holds up the other requests those threads serve.
+enum class WorkKind {
+  kInline,    // on the I/O thread: cheap work (a point read or write, a cached lookup)
+  kLong,      // on the long-work pool: CPU work that may take long (queries, feeds)
+  kBlocking,  // on the blocking pool: work that mostly waits (a synced write)
+};
+
 struct Response {
   int status = 200;
   std::vector<Header> headers;

@@ -221,14 +221,17 @@ std::vector<std::shared_ptr<Container>> Account::AllContainers() const {
   return out;
 }
 
-Result<uint32_t> Account::NextNumber(std::string_view counter) {
+Result<uint32_t> Account::NextNumber(std::string_view counter, storage::WriteBatch& batch) {
   const std::string key = storage::keys::Meta(counter);
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> stored, store_->Get(key));
   uint32_t next = stored ? static_cast<uint32_t>(std::stoul(*stored)) : 1;
-  storage::WriteBatch batch;
   batch.Put(key, std::to_string(next + 1));
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
   return next;
+}
+
+Status Account::WriteCatalog(storage::WriteBatch& batch) {
+  if (catalog_write_hook_) catalog_write_hook_();
+  return store_->WriteSynced(batch);
 }
 
 int Account::PartitionCountFor(const ThroughputRequest& throughput,
@@ -254,11 +257,15 @@ Result<json::Value> Account::CreateDatabase(json::Value body, const ThroughputRe
   ORRERY_RETURN_IF_ERROR(ValidateResourceId(body));
   ORRERY_RETURN_IF_ERROR(ValidateThroughput(throughput));
   const std::string id = body.Find("id")->as_string();
-  std::unique_lock lock(mutex_);
-  if (databases_.count(id) != 0) {
-    return Status::Conflict(kResourceExists);
+  const std::lock_guard writer(catalog_write_mutex_);
+  {
+    std::shared_lock lock(mutex_);
+    if (databases_.count(id) != 0) {
+      return Status::Conflict(kResourceExists);
+    }
   }
-  ORRERY_ASSIGN_OR_RETURN(uint32_t number, NextNumber(kDatabaseCounter));
+  storage::WriteBatch batch;
+  ORRERY_ASSIGN_OR_RETURN(uint32_t number, NextNumber(kDatabaseCounter, batch));
   const std::string rid = DatabaseRid(number);
   json::Value resource = json::Value::MakeObject({
       {"id", json::Value::String(id)},
@@ -271,10 +278,10 @@ Result<json::Value> Account::CreateDatabase(json::Value body, const ThroughputRe
   });
   DatabaseEntry entry{number, resource, throughput};
   entry.highest_ru_per_second = MaxOf(throughput);
-  storage::WriteBatch batch;
   batch.Put(storage::keys::Database(id), json::Write(DatabaseRecord(entry)));
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
   entry.shared_budgets = SharedBudgets(throughput);
+  std::unique_lock lock(mutex_);
   databases_.emplace(id, std::move(entry));
   return resource;
 }
@@ -298,27 +305,30 @@ std::vector<json::Value> Account::ListDatabases() const {
 }
 
 Status Account::DeleteDatabase(std::string_view id) {
-  std::unique_lock lock(mutex_);
-  auto it = databases_.find(id);
-  if (it == databases_.end()) {
-    return Status::NotFound(kResourceNotFound);
-  }
+  const std::lock_guard writer(catalog_write_mutex_);
   storage::WriteBatch batch;
-  batch.Delete(storage::keys::Database(id));
-  batch.DeleteRange(storage::keys::ContainersBegin(id), storage::keys::ContainersEnd(id));
-  std::vector<ContainerKey> dropped;
-  for (const auto& [key, container] : containers_) {
-    if (key.first == id) {
-      container->AddDropToBatch(batch);
-      dropped.push_back(key);
+  std::vector<std::pair<ContainerKey, std::shared_ptr<Container>>> dropped;
+  {
+    std::shared_lock lock(mutex_);
+    if (databases_.find(id) == databases_.end()) {
+      return Status::NotFound(kResourceNotFound);
+    }
+    batch.Delete(storage::keys::Database(id));
+    batch.DeleteRange(storage::keys::ContainersBegin(id), storage::keys::ContainersEnd(id));
+    for (const auto& [key, container] : containers_) {
+      if (key.first == id) {
+        container->AddDropToBatch(batch);
+        dropped.emplace_back(key, container);
+      }
     }
   }
-  if (Status written = store_->WriteSynced(batch); !written.ok()) {
-    for (const auto& key : dropped) ResumeStoppedRebuild(containers_.at(key));
+  if (Status written = WriteCatalog(batch); !written.ok()) {
+    for (const auto& [key, container] : dropped) ResumeStoppedRebuild(container);
     return written;
   }
-  for (const auto& key : dropped) containers_.erase(key);
-  databases_.erase(it);
+  std::unique_lock lock(mutex_);
+  for (const auto& [key, container] : dropped) containers_.erase(key);
+  databases_.erase(databases_.find(id));
   return Status::Ok();
 }
 
@@ -364,7 +374,11 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   ORRERY_ASSIGN_OR_RETURN(ContainerDefinition definition,
                           NormalizeContainerDefinition(std::move(body)));
   ORRERY_RETURN_IF_ERROR(ValidateThroughput(requested));
-  std::unique_lock lock(mutex_);
+  // Prepared under the catalog lock held shared, written with no catalog lock (data
+  // requests take it to find their container), published under it held exclusively.
+  // The writers' lock keeps the catalog as prepared until then.
+  const std::lock_guard writer(catalog_write_mutex_);
+  std::shared_lock lock(mutex_);
   auto db = databases_.find(database_id);
   if (db == databases_.end()) {
     return Status::NotFound(kResourceNotFound, 1003);
@@ -388,7 +402,8 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   if (containers_.count(key) != 0) {
     return Status::Conflict(kResourceExists);
   }
-  ORRERY_ASSIGN_OR_RETURN(uint32_t number, NextNumber(kContainerCounter));
+  storage::WriteBatch batch;
+  ORRERY_ASSIGN_OR_RETURN(uint32_t number, NextNumber(kContainerCounter, batch));
   ContainerSettings settings;
   settings.database_id = std::string(database_id);
   settings.id = id;
@@ -410,7 +425,7 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   json::Value resource = settings.resource;
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> container, OpenContainer(std::move(settings)));
   ProvisionThroughput(*container, db->second);
-  storage::WriteBatch batch;
+  lock.unlock();
   // A container number is never reused, but clear its key ranges in case a crashed
   // earlier run left items or index entries under it. The empty index is complete.
   batch.DeleteRange(storage::keys::ItemsFrom(number, ""), storage::keys::ItemsEnd(number));
@@ -424,9 +439,10 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   batch.DeleteRange(ExpiryContainerBegin(number), ExpiryContainerEnd(number));
   batch.Put(container->ExpiryMarkerKey(), "1");
   batch.Put(storage::keys::Container(database_id, id), json::Write(record));
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
   container->write_state()->creation_order_kept.store(true);
   container->write_state()->expiry_index_kept.store(true);
+  std::unique_lock publish(mutex_);
   containers_.emplace(std::move(key), std::move(container));
   return resource;
 }
@@ -462,12 +478,15 @@ Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std:
     return Status::BadRequest(
         "The id of the container in the request body does not match the id in the URL.");
   }
-  std::unique_lock lock(mutex_);
+  const std::lock_guard writer(catalog_write_mutex_);
+  std::shared_lock lock(mutex_);
   auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
   if (it == containers_.end()) {
     return Status::NotFound(kResourceNotFound);
   }
-  const ContainerSettings& current = it->second->settings();
+  const std::shared_ptr<Container> previous = it->second;
+  lock.unlock();
+  const ContainerSettings& current = previous->settings();
   const json::Value* current_etag = current.resource.Find("_etag");
   if (if_match && *if_match != "*" && current_etag->as_string() != *if_match) {
     return Status::PreconditionFailed(kPreconditionFailed);
@@ -488,35 +507,43 @@ Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std:
                                   options_.clock->NowSeconds());
   json::Value resource = settings.resource;
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
-                          OpenContainer(std::move(settings), it->second->write_state()));
-  const bool reindex = replaced->IndexMarkerValue() != it->second->IndexMarkerValue();
+                          OpenContainer(std::move(settings), previous->write_state()));
+  const bool reindex = replaced->IndexMarkerValue() != previous->IndexMarkerValue();
   storage::WriteBatch batch;
   batch.Put(storage::keys::Container(database_id, id),
             json::Write(ContainerRecord(replaced->settings())));
   // Until the rebuild writes the new marker, a restart rebuilds again.
   if (reindex) batch.Delete(replaced->IndexMarkerKey());
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
   // Online, as in the service: the new policy applies to writes at once, and queries
   // scan until the index is complete (index_ready is false before the swap).
   if (reindex) index_rebuilder_.Start(replaced);
-  it->second = std::move(replaced);
+  std::unique_lock publish(mutex_);
+  containers_[ContainerKey{std::string(database_id), std::string(id)}] = std::move(replaced);
   return resource;
 }
 
 Status Account::DeleteContainer(std::string_view database_id, std::string_view id) {
-  std::unique_lock lock(mutex_);
-  auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
-  if (it == containers_.end()) {
-    return Status::NotFound(kResourceNotFound);
+  const std::lock_guard writer(catalog_write_mutex_);
+  const ContainerKey key{std::string(database_id), std::string(id)};
+  std::shared_ptr<Container> container;
+  {
+    std::shared_lock lock(mutex_);
+    auto it = containers_.find(key);
+    if (it == containers_.end()) {
+      return Status::NotFound(kResourceNotFound);
+    }
+    container = it->second;
   }
   storage::WriteBatch batch;
   batch.Delete(storage::keys::Container(database_id, id));
-  it->second->AddDropToBatch(batch);
-  if (Status written = store_->WriteSynced(batch); !written.ok()) {
-    ResumeStoppedRebuild(it->second);
+  container->AddDropToBatch(batch);
+  if (Status written = WriteCatalog(batch); !written.ok()) {
+    ResumeStoppedRebuild(container);
     return written;
   }
-  containers_.erase(it);
+  std::unique_lock lock(mutex_);
+  containers_.erase(key);
   return Status::Ok();
 }
 

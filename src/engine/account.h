@@ -4,8 +4,10 @@
 // containers (kept in memory, persisted in the store), and opens containers.
 // Thread-safe.
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -119,6 +121,12 @@ class Account {
   // Brings the store to its compacted steady state at once (storage::Store::CompactAll).
   Status CompactStorage() { return store_->CompactAll(); }
 
+  // Test-only: called before each catalog write of a database or container create,
+  // replace or delete goes to the store, with the catalog lock (mutex_) not held.
+  void TEST_SetCatalogWriteHook(std::function<void()> hook) {
+    catalog_write_hook_ = std::move(hook);
+  }
+
  private:
   struct DatabaseEntry {
     uint32_t number = 0;
@@ -136,7 +144,11 @@ class Account {
   // Opens a container; a replaced container keeps the write state of its predecessor.
   Result<std::shared_ptr<Container>> OpenContainer(
       ContainerSettings settings, std::shared_ptr<ContainerWriteState> write_state = nullptr);
-  Result<uint32_t> NextNumber(std::string_view counter);
+  // Adds the bump of `counter` to `batch`, which must be written before the next call.
+  // REQUIRES: catalog_write_mutex_ held.
+  Result<uint32_t> NextNumber(std::string_view counter, storage::WriteBatch& batch);
+  // Writes a catalog change, synced. REQUIRES: catalog_write_mutex_ held, mutex_ not.
+  Status WriteCatalog(storage::WriteBatch& batch);
   std::vector<std::shared_ptr<Container>> AllContainers() const;
   // A drop stops the container's index rebuild before its write; when the write fails
   // (a full disk), the container stays and its rebuild starts again.
@@ -164,6 +176,15 @@ class Account {
 
   AccountOptions options_;
   std::unique_ptr<storage::Store> store_;
+  // Catalog writes (databases, containers, offers, a split's commit) take
+  // catalog_write_mutex_ for their whole run, one at a time, then mutex_ as they need
+  // it: shared to prepare, exclusive to publish. Creates, replaces and deletes hold
+  // neither form of mutex_ while their write syncs, so data requests, which take it
+  // shared to find their container, do not wait for a disk flush. Since every change
+  // to databases_ and containers_ holds catalog_write_mutex_, what a writer prepared
+  // still holds when it publishes; readers see the catalog before or after it.
+  std::mutex catalog_write_mutex_;
+  std::function<void()> catalog_write_hook_;  // TEST_SetCatalogWriteHook
   mutable std::shared_mutex mutex_;
   std::map<std::string, DatabaseEntry, std::less<>> databases_;
   std::map<ContainerKey, std::shared_ptr<Container>> containers_;

@@ -186,6 +186,7 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
   ORRERY_ASSIGN_OR_RETURN(ThroughputRequest requested, RequestedThroughput(body));
   const int64_t requested_max = MaxOf(requested);
 
+  const std::lock_guard writer(catalog_write_mutex_);  // account.h
   std::unique_lock lock(mutex_);
   for (auto& [db_id, db] : databases_) {
     if (DatabaseOfferId(db.number) != id) continue;
@@ -262,6 +263,7 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
 namespace orrery::engine {
 
 Status Account::ApplyPendingThroughput(std::string_view database_id, std::string_view id) {
+  const std::lock_guard writer(catalog_write_mutex_);  // account.h
   std::unique_lock lock(mutex_);
   auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
   if (it == containers_.end()) return Status::Ok();

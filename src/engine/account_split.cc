@@ -177,6 +177,7 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
 
   // The commit. The catalog lock keeps the container record ours; the split lock held
   // exclusively keeps every write out while the map changes.
+  const std::lock_guard writer(catalog_write_mutex_);  // account.h
   std::unique_lock catalog(mutex_);
   auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
   auto db = databases_.find(database_id);
@@ -223,6 +224,7 @@ Status Account::SplitWhereNeeded() {
 // its containers' partitions draw from): a pending replace of it adds budgets until
 // each serves at most 10,000 RU/s, then takes effect.
 Status Account::GrowSharedThroughput() {
+  const std::lock_guard writer(catalog_write_mutex_);  // account.h
   std::unique_lock lock(mutex_);
   for (auto& [db_id, db] : databases_) {
     const int64_t pending = db.pending_ru_per_second;

@@ -60,6 +60,7 @@ void Account::ProvisionThroughput(Container& container, const DatabaseEntry& dat
 
 Status Account::SetThroughputEnforcement(std::string_view database_id, std::string_view id,
                                          bool enforced) {
+  const std::lock_guard writer(catalog_write_mutex_);  // account.h
   std::unique_lock lock(mutex_);
   auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
   if (it == containers_.end()) {

@@ -120,6 +120,9 @@ struct FeedPage {
 // and the per-item write locks, shared by the old and the new Container object.
 struct ContainerWriteState {
   std::unique_ptr<NumberAllocator> item_numbers;
+  // Held across the store write, which under --sync-writes waits for a sync: two
+  // writers of one stripe cannot share that sync. With 64 stripes, about 7 of 32
+  // concurrent creates waited a whole extra sync behind another; with 256, about 2.
   std::array<std::mutex, 256> stripes;
   // Per logical partition (by EPK), taken before item stripes by writes to containers
   // with unique keys: two items of one partition must not claim one value at once.

@@ -14,6 +14,7 @@
 #include "http/listener.h"
 #include "http/session.h"
 #include "http/tls_context.h"
+#include "http/work_pool.h"
 
 namespace orrery::http {
 
@@ -50,6 +51,11 @@ class ServerImpl final : public Server {
   // Request handlers run here, so their stacks are sized for the deepest request the
   // limits admit (common/stack.h), not left to `ulimit -s`.
   std::vector<Thread> threads_;
+  // Where classified requests run (README.md, "Where a request runs"); null without a
+  // Classifier. Stopped after the I/O threads, before the io_context goes: their queued
+  // jobs hold sessions, whose sockets belong to it.
+  std::unique_ptr<WorkPool> long_pool_;
+  std::unique_ptr<WorkPool> blocking_pool_;
   uint16_t port_ = 0;
 
   // Serializes Stop() calls, so a second one returns only once the first is done.
@@ -67,7 +73,8 @@ ServerImpl::ServerImpl(ServerOptions options, Handler handler)
               .max_header_bytes = options_.max_header_bytes,
               .max_body_bytes = options_.max_body_bytes,
               .idle_timeout = options_.idle_timeout,
-              .request_timeout = options_.request_timeout},
+              .request_timeout = options_.request_timeout,
+              .classify = options_.classify},
       io_context_(std::make_unique<asio::io_context>(ThreadCount())) {}
 
 int ServerImpl::ThreadCount() const {
@@ -109,6 +116,15 @@ Status ServerImpl::Init() {
   ORRERY_ASSIGN_OR_RETURN(listener_,
                           Listener::Open(*io_context_, endpoint, tls_context_.get(), config_));
   port_ = listener_->port();
+  if (options_.classify) {
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    long_pool_ = std::make_unique<WorkPool>(
+        options_.long_work_threads > 0 ? options_.long_work_threads : cores,
+        options_.long_work_nice);
+    blocking_pool_ = std::make_unique<WorkPool>(options_.blocking_work_threads, 0);
+    config_.long_pool = long_pool_.get();
+    config_.blocking_pool = blocking_pool_.get();
+  }
   listener_->Start();
   const int thread_count = ThreadCount();
   threads_.reserve(static_cast<size_t>(thread_count));
@@ -148,6 +164,10 @@ void ServerImpl::Stop() {
     thread.join();
   }
   threads_.clear();
+  // Jobs still running finish and post their responses to the stopped io_context,
+  // which drops them; queued ones are dropped unrun.
+  if (long_pool_) long_pool_->Stop();
+  if (blocking_pool_) blocking_pool_->Stop();
   {
     const std::lock_guard lock(mutex_);
     signals_.reset();

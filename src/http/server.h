@@ -17,8 +17,12 @@
 
 namespace orrery::http {
 
-// Called on an I/O thread, concurrently from several threads: must be thread-safe.
+// Called concurrently from several threads (I/O threads and worker threads, as the
+// Classifier says): must be thread-safe.
 using Handler = std::function<Response(const Request&)>;
+// Says where a request's Handler call runs; called on an I/O thread before it, so it
+// must be cheap (look at the method, target and headers, nothing more). Thread-safe.
+using Classifier = std::function<WorkKind(const Request&)>;
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
@@ -36,6 +40,17 @@ struct ServerOptions {
   size_t max_body_bytes = size_t{4} * 1024 * 1024;
   std::chrono::seconds idle_timeout{120};
   std::chrono::seconds request_timeout{60};  // to receive a whole request once started
+  // Empty: every request runs inline, on its I/O thread.
+  Classifier classify = {};
+  // Threads for WorkKind::kLong; 0 = one per core. Fewer than the connections that may
+  // scan at once: the pool bounds the CPU that scans take, and queues the rest.
+  int long_work_threads = 0;
+  // Their scheduling priority below the I/O threads' (nice, 0..19): a scan yields the
+  // cores to point requests rather than taking turns with them.
+  int long_work_nice = 5;
+  // Threads for WorkKind::kBlocking. As many as the writes that should share one sync:
+  // the store commits concurrent writers together, but only those that wait at once.
+  int blocking_work_threads = 64;
 };
 
 // Thread-safe: Stop() may be called from any thread (e.g. a signal watcher).

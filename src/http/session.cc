@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/core/string.hpp>
@@ -258,10 +259,43 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   void ServeRequest() {
     FillRequest();
+    WorkPool* pool = PoolFor(request_);
+    if (pool == nullptr) {
+      Respond(CallHandler(config_.handler, request_));
+      return;
+    }
+    // The session does nothing else until the response is back on its strand: no read
+    // is pending (a pipelined request waits in buffer_) and no timer runs, so the
+    // worker may read request_ and the parser's head stays as it was.
+    auto self = this->shared_from_this();
+    pool->Submit([self] {
+      Response response = CallHandler(self->config_.handler, self->request_);
+      asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+        self->Respond(std::move(response));
+      });
+    });
+    // A pool that is stopping drops the job, and with it this session: the server is
+    // shutting down and the connection closes unanswered.
+  }
+
+  WorkPool* PoolFor(const Request& request) const {
+    if (!config_.classify) return nullptr;
+    switch (config_.classify(request)) {
+      case WorkKind::kLong:
+        return config_.long_pool;
+      case WorkKind::kBlocking:
+        return config_.blocking_pool;
+      case WorkKind::kInline:
+        break;
+    }
+    return nullptr;
+  }
+
+  void Respond(Response response) {
     const auto& message = parser_->get();
     bool keep_alive = message.keep_alive();
     const bool http10 = message.version() < 11;
-    response_ = CallHandler(config_.handler, request_);
+    response_ = std::move(response);
     if (ResponseAsksToClose(response_)) {
       keep_alive = false;
     }

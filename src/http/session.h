@@ -9,6 +9,7 @@
 
 #include "http/beast.h"
 #include "http/server.h"
+#include "http/work_pool.h"
 
 namespace orrery::http {
 
@@ -22,6 +23,11 @@ struct SessionConfig {
   // From a request's first byte until it is fully read; also bounds writing a response
   // and the TLS handshake.
   std::chrono::steady_clock::duration request_timeout{};
+  // Where the Handler call of each request runs; without a Classifier (or a pool for
+  // its kind), on the I/O thread.
+  Classifier classify;
+  WorkPool* long_pool = nullptr;
+  WorkPool* blocking_pool = nullptr;
 };
 
 // Starts serving `socket` in the background; the session keeps itself alive through

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Creates on disk with and without `serve --sync-writes` (issue 16, deliverable 5): 1 KB
+# creates from CONNS connections (bench/lua/create.lua), for each server binary given,
+# each in a fresh data directory. Synced writes should share their syncs (RocksDB's
+# group commit), so the synced rate should stay within about 2x of the unsynced one.
+# Give the binary before a change and the one after to compare them in one run:
+#
+#   sh bench/sync_writes.sh /work/main/build/orrery build/orrery
+#
+# Environment (all optional):
+#   ORRERY_BENCH_DURATION     wrk duration of each measurement (default 10s)
+#   ORRERY_BENCH_CONNECTIONS  wrk connections (default 32)
+#   ORRERY_BENCH_TIME_LIMIT   hard limit for the whole run in seconds (default 300)
+#   TMPDIR                    where the data directories go (the disk under test)
+# Loopback only. Exit status: 0 ok; 1 a step failed; 2 missing tools; 124 time limit.
+
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
+  ORRERY_BENCH_INNER=1
+  export ORRERY_BENCH_INNER
+  exec timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-300}" sh "$0" "$@"
+fi
+
+DURATION=${ORRERY_BENCH_DURATION:-10s}
+CONNS=${ORRERY_BENCH_CONNECTIONS:-32}
+HELPER="$HERE/lib/cosmos_bench.mjs"
+LUA="$HERE/lua"
+DB=benchdb
+COLL=items
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'sync_writes.sh: FAILED: %s\n' "$*" >&2; exit "${2:-1}"; }
+
+for tool in node wrk timeout awk; do
+  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
+done
+[ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-sync-bench.XXXXXX")
+SERVER_PID=
+cleanup() {
+  rc=$?
+  trap - EXIT INT TERM
+  if [ -n "$SERVER_PID" ]; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  [ "${ORRERY_BENCH_KEEP:-0}" = 1 ] && log "work directory kept: $WORK" || rm -rf "$WORK"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 124' TERM
+
+field() { sed -n "s/.*BENCH_RESULT.* $1=\([0-9]*\).*/\1/p" "$2"; }
+summary() {
+  awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" \
+      -v p50="$(field p50_us "$1")" -v p99="$(field p99_us "$1")" \
+      -v e="$(field status_errors "$1")" \
+      'BEGIN { printf "%9.0f %8.2f %8.2f %6d", n / (us / 1e6), p50 / 1000, p99 / 1000, e }'
+}
+rate() {
+  awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" 'BEGIN { print n / (us / 1e6) }'
+}
+
+n=0
+for BIN in "$@"; do
+  n=$((n + 1))
+  case "$BIN" in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
+  [ -x "$BIN" ] || die "no executable server at $BIN" 2
+  printf '%s\n' "$BIN" >"$WORK/bin-$n.txt"
+  for mode in unsynced synced; do
+    rm -rf "$WORK/data"
+    mkdir -p "$WORK/data"
+    flags=
+    [ "$mode" = synced ] && flags=--sync-writes
+    # shellcheck disable=SC2086
+    "$BIN" serve --port 0 --no-tls --data-dir "$WORK/data" $flags >"$WORK/server-$n$mode.out" 2>"$WORK/server-$n$mode.err" &
+    SERVER_PID=$!
+    PORT=
+    i=0
+    while [ -z "$PORT" ] && [ "$i" -lt 200 ]; do
+      PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$WORK/server-$n$mode.out" | head -n 1)
+      kill -0 "$SERVER_PID" 2>/dev/null || die "server exited: $(tail -5 "$WORK/server-$n$mode.err")"
+      sleep 0.05
+      i=$((i + 1))
+    done
+    [ -n "$PORT" ] || die "server did not start"
+    URL="http://127.0.0.1:$PORT"
+    node "$HELPER" setup --url "$URL" --db "$DB" --coll "$COLL" --items 1 >"$WORK/setup.json" \
+      || die "setup failed: $(cat "$WORK/setup.json")"
+    SIGNED=$(node "$HELPER" sign-create --db "$DB" --coll "$COLL") || die "signing failed"
+    DATE=$(printf '%s' "$SIGNED" | cut -f1)
+    AUTH=$(printf '%s' "$SIGNED" | cut -f2)
+    log "[$n] $mode creates: wrk -t2 -c$CONNS -d$DURATION ($BIN)"
+    BENCH_WRK_PHASE=warmup wrk -t2 -c"$CONNS" -d2s -s "$LUA/create.lua" "$URL" \
+      -- "$DB" "$COLL" "$DATE" "$AUTH" "r$n$mode" 1024 >/dev/null 2>&1
+    BENCH_WRK_PHASE=measure wrk -t2 -c"$CONNS" -d"$DURATION" --latency -s "$LUA/create.lua" "$URL" \
+      -- "$DB" "$COLL" "$DATE" "$AUTH" "r$n$mode" 1024 >"$WORK/$mode-$n.txt" 2>&1 \
+      || die "wrk failed: $(tail -3 "$WORK/$mode-$n.txt")"
+    kill -TERM "$SERVER_PID"
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=
+  done
+done
+
+printf '\n1 KB creates on disk (%s), %s connections\n' "${TMPDIR:-/tmp}" "$CONNS"
+printf '%-3s %-40s %9s %8s %8s %6s | %9s %8s %8s %6s | %s\n' '#' binary 'unsynced/s' 'p50 ms' 'p99 ms' \
+  errors 'synced/s' 'p50 ms' 'p99 ms' errors 'synced/unsynced'
+i=1
+while [ "$i" -le "$n" ]; do
+  printf '%-3s %-40s %s | %s | %.2f\n' "$i" "$(cat "$WORK/bin-$i.txt")" \
+    "$(summary "$WORK/unsynced-$i.txt")" "$(summary "$WORK/synced-$i.txt")" \
+    "$(awk -v s="$(rate "$WORK/synced-$i.txt")" -v u="$(rate "$WORK/unsynced-$i.txt")" 'BEGIN { print s / u }')"
+  i=$((i + 1))
+done
