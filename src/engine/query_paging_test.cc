@@ -154,6 +154,37 @@ TEST_F(QueryPagingTest, OrderByPagesHoldItemsWithoutTheKeyFirstAscendingAndLastD
             (std::set<std::string>{"no-n-1", "no-n-2"}));
 }
 
+// Page boundaries among the items without n (not in the index under the default
+// policy, found by a scan): across partitions the token's item key belongs to one
+// physical partition and every partition resumes from it; descending, each partition
+// gathers its items without n from its start. Every item comes exactly once.
+TEST_F(QueryPagingTest, PagesEndingAmongItemsWithoutTheKeyResumeInEveryPartition) {
+  std::set<std::string> without;
+  for (int i = 0; i < 40; ++i) {
+    const std::string id = "no-n-" + std::to_string(i);
+    Write(id, "p" + std::to_string(i % 50), "", "t1");
+    without.insert(id);
+  }
+  for (const bool descending : {false, true}) {
+    SCOPED_TRACE(descending ? "DESC" : "ASC");
+    const std::vector<std::string> ids = Ids(
+        All(descending ? "SELECT c.id FROM c ORDER BY c.n DESC" : "SELECT c.id FROM c ORDER BY c.n",
+            3)
+            .rows);
+    ASSERT_EQ(ids.size(), static_cast<size_t>(kItems) + without.size());
+    const auto split = descending ? ids.end() - without.size() : ids.begin() + without.size();
+    const std::vector<std::string> undefined_part =
+        descending ? std::vector<std::string>(split, ids.end())
+                   : std::vector<std::string>(ids.begin(), split);
+    EXPECT_EQ(std::set<std::string>(undefined_part.begin(), undefined_part.end()), without);
+    EXPECT_EQ(undefined_part.size(), without.size());
+    const std::vector<std::string> defined_part =
+        descending ? std::vector<std::string>(ids.begin(), split)
+                   : std::vector<std::string>(split, ids.end());
+    EXPECT_EQ(defined_part, IdsByN(descending));
+  }
+}
+
 TEST_F(QueryPagingTest, WritesBetweenOrderByPagesNeitherRepeatNorDropUnchangedRows) {
   std::set<std::string> changed;
   int next = 0;

@@ -334,6 +334,66 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
     }
   });
 
+  // Items without the sort path sort first ascending and last descending (query-language
+  // §"Items where the key is undefined"), under the default policy (/* : undefined values
+  // are not in the index, found by a scan) and with the path explicitly included (they are).
+  const UN = 400;
+  const uItem = (i) => (i % 5 === 0 ? { id: `u${String(i).padStart(4, "0")}`, pk: `p${i % 6}` } : { id: `u${String(i).padStart(4, "0")}`, pk: `p${i % 6}`, n: (i * 7) % UN });
+  const U_DOCS = Array.from({ length: UN }, (_, i) => uItem(i));
+  const explicitPolicy = { indexingMode: "consistent", includedPaths: [{ path: "/n/?" }, { path: "/*" }] };
+  for (const [label, indexingPolicy] of [["default policy", undefined], ["/n/? explicitly included", explicitPolicy]]) {
+    test(`items without the sort path, paged (${label})`, { timeout: TIMEOUT }, async () => {
+      const { container: uc } = await env.database.containers.create({
+        id: `undef-${indexingPolicy ? "explicit" : "default"}`,
+        partitionKey: { paths: ["/pk"], version: 2 },
+        ...(indexingPolicy ? { indexingPolicy } : {}),
+      });
+      await bulkCreate(uc, U_DOCS);
+      const undef = U_DOCS.filter((d) => d.n === undefined).map((d) => d.id).sort();
+      const defined = U_DOCS.filter((d) => d.n !== undefined);
+      for (const dir of ["ASC", "DESC"]) {
+        for (const opts of [{}, { partitionKey: "p0" }]) {
+          const inScope = (d) => !opts.partitionKey || d.pk === opts.partitionKey;
+          const { rows } = await pageThrough(uc, `SELECT c.id, c.n FROM c ORDER BY c.n ${dir}`, { maxItemCount: 25, ...opts }, { fresh: true });
+          const u = undef.filter((id) => inScope(U_DOCS.find((d) => d.id === id)));
+          const sortedDefined = ids(sortedBy(defined.filter(inScope), [["n", dir === "ASC" ? "asc" : "desc"]]));
+          const [head, tail] = dir === "ASC" ? [rows.slice(0, u.length), rows.slice(u.length)] : [rows.slice(sortedDefined.length), rows.slice(0, sortedDefined.length)];
+          assert.deepEqual(head.map((r) => r.id).sort(), u, `${dir} ${JSON.stringify(opts)}: the items without n, ${dir === "ASC" ? "first" : "last"}`);
+          assert.ok(head.every((r) => r.n === undefined));
+          assert.deepEqual(tail.map((r) => r.id), sortedDefined, `${dir} ${JSON.stringify(opts)}: the items with n, in order`);
+        }
+      }
+      if (indexingPolicy) {
+        // Undefined values in the index: the first page reads about what a later one does.
+        const { pages } = await pageThrough(uc, "SELECT * FROM c ORDER BY c.n", { maxItemCount: 25 }, { fresh: true });
+        assert.ok(pages[0].charge <= 1.5 * pages[3].charge, `first page ${pages[0].charge} RU, fourth ${pages[3].charge} RU`);
+      }
+    });
+  }
+
+  // KNOWN GAP (todo: runs, reports, does not fail the suite). Under the default policy
+  // (/*) an undefined sort or group value is not in the index, so the first page of an
+  // ascending ORDER BY, of a GROUP BY and of a DISTINCT on one path scans every item in
+  // scope to find the items without the value (they come first): its charge grows with
+  // the container (3,000 items here: ~900 RU against ~30 for page 2; 100,000 items:
+  // ~30,000 RU), and likewise the pages of a descending ORDER BY that reach the items
+  // without the value (each gathers them by a scan of the whole partition).
+  test("the first page costs about what a later page does under the default policy", {
+    timeout: TIMEOUT,
+    todo: "the first ascending ORDER BY / GROUP BY / DISTINCT page scans every item for undefined values",
+  }, async () => {
+    for (const q of [
+      "SELECT * FROM c ORDER BY c.n",
+      "SELECT DISTINCT VALUE c.team FROM c",
+      "SELECT c.team, COUNT(1) AS cnt FROM c GROUP BY c.team",
+    ]) {
+      const opts = { maxItemCount: 20 };
+      const p1 = await container.items.query(q, opts).fetchNext();
+      const p2 = await container.items.query(q, { ...opts, continuationToken: p1.continuationToken }).fetchNext();
+      assert.ok(p1.requestCharge <= 3 * p2.requestCharge, `${q}: page 1 charged ${p1.requestCharge} RU, page 2 ${p2.requestCharge} RU`);
+    }
+  });
+
   // Writes between pages. Each case gets a container of its own.
   const WN = 1200;
   const wItem = (i) => ({ id: `w${String(i).padStart(5, "0")}`, pk: `p${i % 8}`, n: (i * 7919) % WN * 10, tag: 0 });
