@@ -363,6 +363,13 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
           assert.deepEqual(tail.map((r) => r.id), sortedDefined, `${dir} ${JSON.stringify(opts)}: the items with n, in order`);
         }
       }
+      // Grouped: the items without n make one group of their own (no n in its row).
+      const g = await pageThrough(uc, "SELECT c.n AS n, COUNT(1) AS cnt FROM c GROUP BY c.n", { maxItemCount: 7 }, { fresh: true });
+      const expectedGroups = [{ cnt: undef.length }, ...sortedBy(defined, [["n", "asc"]]).map((d) => ({ n: d.n, cnt: 1 }))];
+      const byN = (x, y) => (x.n === undefined ? -1 : y.n === undefined ? 1 : x.n - y.n);
+      assert.deepEqual([...g.rows].sort(byN), expectedGroups);
+      const dv = await pageThrough(uc, "SELECT DISTINCT VALUE c.n FROM c", { maxItemCount: 7 }, { fresh: true });
+      assert.deepEqual([...dv.rows].sort((x, y) => x - y), defined.map((d) => d.n).sort((x, y) => x - y));
       if (indexingPolicy) {
         // Undefined values in the index: the first page reads about what a later one does.
         const { pages } = await pageThrough(uc, "SELECT * FROM c ORDER BY c.n", { maxItemCount: 25 }, { fresh: true });
