@@ -259,7 +259,12 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
   }
   if (sources.empty()) return Status::Ok();
   const size_t wanted = paging.Wanted(max_items);
-  const size_t chunk = std::min(wanted, std::max<size_t>(16, wanted / sources.size() + 1));
+  // Rows a partition reads ahead at a time. Bounded, so that a page asked for a huge
+  // count and cut short by its size (kMaxPageBytes) or time has read, and is charged for,
+  // little more than it returns: unbounded, each such page loaded every item left.
+  constexpr size_t kMostRowsPerFill = 256;
+  const size_t chunk = std::min(
+      {wanted, std::max<size_t>(16, wanted / sources.size() + 1), kMostRowsPerFill});
   Status eval_status;
   const auto fill = [&](Source& source) -> Status {
     const std::string* after = source.resume      ? &*source.resume
