@@ -36,6 +36,11 @@ function makeItem(i) {
 }
 const ALL = Array.from({ length: N }, (_, i) => makeItem(i));
 
+// 400 items, every fifth without n (n: distinct values otherwise).
+const UN = 400;
+const uItem = (i) => (i % 5 === 0 ? { id: `u${String(i).padStart(4, "0")}`, pk: `p${i % 6}` } : { id: `u${String(i).padStart(4, "0")}`, pk: `p${i % 6}`, n: (i * 7) % UN });
+const U_DOCS = Array.from({ length: UN }, (_, i) => uItem(i));
+
 const POLICY = {
   indexingMode: "consistent",
   includedPaths: [{ path: "/*" }],
@@ -337,9 +342,6 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
   // Items without the sort path sort first ascending and last descending (query-language
   // §"Items where the key is undefined"), under the default policy (/* : undefined values
   // are not in the index, found by a scan) and with the path explicitly included (they are).
-  const UN = 400;
-  const uItem = (i) => (i % 5 === 0 ? { id: `u${String(i).padStart(4, "0")}`, pk: `p${i % 6}` } : { id: `u${String(i).padStart(4, "0")}`, pk: `p${i % 6}`, n: (i * 7) % UN });
-  const U_DOCS = Array.from({ length: UN }, (_, i) => uItem(i));
   const explicitPolicy = { indexingMode: "consistent", includedPaths: [{ path: "/n/?" }, { path: "/*" }] };
   for (const [label, indexingPolicy] of [["default policy", undefined], ["/n/? explicitly included", explicitPolicy]]) {
     test(`items without the sort path, paged (${label})`, { timeout: TIMEOUT }, async () => {
@@ -530,6 +532,21 @@ describe("query paging with 1 ms pages", { timeout: TIMEOUT * 2 }, () => {
       }
     });
   }
+
+  test("complete and correct: ORDER BY over items without the sort value", { timeout: TIMEOUT }, async () => {
+    const { container: uc } = await container.database.containers.create({ id: "undef", partitionKey: { paths: ["/pk"], version: 2 } });
+    await bulkCreate(uc, U_DOCS);
+    const undef = U_DOCS.filter((d) => d.n === undefined).map((d) => d.id).sort();
+    const defined = U_DOCS.filter((d) => d.n !== undefined);
+    for (const dir of ["ASC", "DESC"]) {
+      const { rows } = await pageThrough(uc, `SELECT c.id, c.n FROM c ORDER BY c.n ${dir}`, { maxItemCount: 100000 });
+      assert.equal(rows.length, UN);
+      const head = dir === "ASC" ? rows.slice(0, undef.length) : rows.slice(UN - undef.length);
+      const tail = dir === "ASC" ? rows.slice(undef.length) : rows.slice(0, UN - undef.length);
+      assert.deepEqual(head.map((r) => r.id).sort(), undef, dir);
+      assert.deepEqual(tail.map((r) => r.id), ids(sortedBy(defined, [["n", dir === "ASC" ? "asc" : "desc"]])), dir);
+    }
+  });
 
   test("pages end early: an ORDER BY of 2,000 items asked in one page comes in several", { timeout: TIMEOUT }, async () => {
     const { rows, pages } = await pageThrough(container, "SELECT * FROM c ORDER BY c.n", { maxItemCount: 100000 });
