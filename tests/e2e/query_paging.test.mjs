@@ -403,6 +403,59 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
     }
   });
 
+  // Groups stream in value order: a group inserted ahead of the last one returned comes,
+  // one behind does not, a group deleted before its turn does not, and every group left
+  // alone comes once with its final aggregate.
+  for (const q of ["SELECT DISTINCT VALUE c.team FROM c", "SELECT c.team AS team, COUNT(1) AS cnt FROM c GROUP BY c.team"]) {
+    test(`writes between pages of groups: ${q}`, { timeout: TIMEOUT }, async () => {
+      const { container: gc } = await env.database.containers.create({
+        id: `g-${q.includes("GROUP") ? "group" : "distinct"}`,
+        partitionKey: { paths: ["/pk"], version: 2 },
+      });
+      const docs = ALL.slice(0, 1200).map((d) => ({ id: d.id, pk: d.pk, team: d.team }));
+      await bulkCreate(gc, docs);
+      const counts = new Map();
+      for (const d of docs) counts.set(d.team, (counts.get(d.team) ?? 0) + 1);
+      const deleted = new Set();
+      const ahead = new Set();
+      const behind = new Set();
+      let extra = 0;
+      const teamOf = (r) => (typeof r === "string" ? r : r.team);
+      const between = async (p, rows) => {
+        const last = teamOf(rows[rows.length - 1]);
+        const seen = new Set(rows.map(teamOf));
+        // delete every item of the last team not yet returned
+        const pending = [...counts.keys()].filter((t) => !seen.has(t) && !deleted.has(t) && t > last).sort();
+        const gone = pending[pending.length - 1];
+        if (gone) {
+          for (const d of docs.filter((x) => x.team === gone)) await gc.item(d.id, d.pk).delete();
+          deleted.add(gone);
+        }
+        // a new group just after the last one returned, and one just before it
+        for (const [team, set] of [[`${last}a`, ahead], [`${last.slice(0, -1)}`, behind]]) {
+          if (counts.has(team) || seen.has(team)) continue;
+          await gc.items.create({ id: `g${extra++}`, pk: `p${extra % 16}`, team });
+          set.add(team);
+        }
+      };
+      const { rows } = await pageThrough(gc, q, { maxItemCount: 20 }, { fresh: true, between });
+      const got = rows.map(teamOf);
+      for (let i = 1; i < got.length; i++) assert.ok(got[i - 1] < got[i], `value order: ${got[i - 1]} then ${got[i]}`);
+      for (const [team, cnt] of counts) {
+        if (deleted.has(team)) {
+          assert.ok(!got.includes(team), `${team} deleted before its turn was returned`);
+          continue;
+        }
+        const found = rows.filter((r) => teamOf(r) === team);
+        assert.equal(found.length, 1, `${team} returned ${found.length} times`);
+        if (typeof found[0] === "object") assert.equal(found[0].cnt, cnt, `${team}: COUNT`);
+      }
+      for (const t of ahead) assert.equal(got.filter((x) => x === t).length, 1, `${t}, inserted ahead, returned once`);
+      for (const t of behind) assert.ok(!got.includes(t), `${t}, inserted behind, was returned`);
+      assert.ok(deleted.size >= 5 && ahead.size >= 5 && behind.size >= 3, `${deleted.size} deleted, ${ahead.size} ahead, ${behind.size} behind`);
+    });
+  }
+
   // Writes between pages. Each case gets a container of its own.
   const WN = 1200;
   const wItem = (i) => ({ id: `w${String(i).padStart(5, "0")}`, pk: `p${i % 8}`, n: (i * 7919) % WN * 10, tag: 0 });
