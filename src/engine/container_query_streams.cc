@@ -116,10 +116,26 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   bool go_on = true;
   Status status;
 
+  // A stream across partitions resumes each of them from one position, so the item key
+  // of the token may be another physical partition's: every item of a partition before
+  // it is still to come in ascending order, none of one after it. Descending order
+  // gathers a partition's undefined items from its start and skips those at or after it.
+  std::string scan_from = resume_key;
+  bool past_partition = false;
+  if (!resume_key.empty() && resume_key[0] != kAfterEveryKey) {
+    const uint32_t n = settings_.number;
+    const std::string at = storage::keys::ItemsFrom(n, "") + resume_key;
+    const std::string end = within.range.max == "FF" ? storage::keys::ItemsEnd(n)
+                                                     : storage::keys::ItemsFrom(n, within.range.max);
+    if (at < storage::keys::ItemsFrom(n, within.range.min)) scan_from.clear();
+    if (at >= end) past_partition = true;
+  }
   const auto each_undefined =
       [&](const std::function<bool(std::string_view key, const json::Value& doc)>& each) {
         if (!resume_key.empty() && resume_key[0] == kAfterEveryKey) return Status::Ok();
-        return ScanScope(within, resume_key, [&](std::string_view key, std::string_view json) {
+        if (!descending && past_partition) return Status::Ok();
+        const std::string& from = descending ? std::string() : scan_from;
+        return ScanScope(within, from, [&](std::string_view key, std::string_view json) {
           run.page.loaded_bytes += json.size();
           ++run.page.loaded_count;
           Result<json::Value> doc = ParseForQuery(run.query, json);
@@ -243,7 +259,12 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
   }
   if (sources.empty()) return Status::Ok();
   const size_t wanted = paging.Wanted(max_items);
-  const size_t chunk = std::min(wanted, std::max<size_t>(16, wanted / sources.size() + 1));
+  // Rows a partition reads ahead at a time. Bounded, so that a page asked for a huge
+  // count and cut short by its size (kMaxPageBytes) or time has read, and is charged for,
+  // little more than it returns: unbounded, each such page loaded every item left.
+  constexpr size_t kMostRowsPerFill = 256;
+  const size_t chunk = std::min(
+      {wanted, std::max<size_t>(16, wanted / sources.size() + 1), kMostRowsPerFill});
   Status eval_status;
   const auto fill = [&](Source& source) -> Status {
     const std::string* after = source.resume      ? &*source.resume
