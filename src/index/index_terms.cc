@@ -1,8 +1,7 @@
 #include "index/index_terms.h"
 
-#include <optional>
-
 #include <algorithm>
+#include <optional>
 
 #include "index/composite_key.h"
 #include "index/index_key.h"
@@ -69,8 +68,9 @@ class TermCollector {
 
  private:
   void Add(const json::Value& value) {
-    out_.push_back(EntryKey(PathPrefix(where_.container, where_.partition, path_), value,
-                            where_.epk, where_.id));
+    std::string key = PathPrefix(where_.container, where_.partition, path_);
+    AppendEntry(key, value, where_.epk, where_.id);
+    out_.push_back(std::move(key));
   }
 
   const IndexingPolicy& policy_;
