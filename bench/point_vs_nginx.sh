@@ -3,8 +3,9 @@
 # ratio to nginx serving a static 1 KB file in the same run, with the same wrk settings
 # (default -t2 -c32) on the same cores. Up to two binaries (ORRERY_BIN and, optionally,
 # ORRERY_BASE_BIN) are measured in one run, interleaved with nginx, so "before" and "after"
-# share the machine's state. Bounded: ORRERY_BENCH_TIME_LIMIT seconds (default 300); with
-# the defaults one binary takes about 1.5 minutes, two about 2.5. See bench/README.md.
+# share the machine's state. Bounded: ORRERY_BENCH_TIME_LIMIT seconds (default 300 per
+# round); with the defaults one binary takes about 1.5 minutes, two about 2.5, per round.
+# See bench/README.md.
 #
 #   sh bench/point_vs_nginx.sh
 #   ORRERY_BASE_BIN=/tmp/orrery-before ORRERY_BIN=build/orrery sh bench/point_vs_nginx.sh
@@ -34,7 +35,7 @@ if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
   export ORRERY_BENCH_INNER
   command -v timeout >/dev/null 2>&1 || { echo "point_vs_nginx.sh: 'timeout' is not installed" >&2; exit 2; }
   rc=0
-  timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-300}" sh "$HERE/point_vs_nginx.sh" "$@" || rc=$?
+  timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-$((300 * ${ORRERY_BENCH_ROUNDS:-1}))}" sh "$HERE/point_vs_nginx.sh" "$@" || rc=$?
   [ "$rc" -eq 124 ] && echo "point_vs_nginx.sh: FAILED: time limit reached" >&2
   exit "$rc"
 fi
