@@ -17,21 +17,23 @@ constexpr const char* kMissingDate =
     "The input authorization token can't serve the request. The request must carry an x-ms-date "
     "header (or a Date header) in RFC 1123 format.";
 
+// Views into the header, or into `decoded` when the header was percent-encoded: no
+// copy per request of a header that is almost never encoded.
 struct AuthToken {
-  std::string type;
-  std::string version;
-  std::string signature;
+  std::string decoded;
+  std::string_view type;
+  std::string_view version;
+  std::string_view signature;
 };
 
-std::optional<AuthToken> ParseAuthToken(std::string_view header) {
-  std::string decoded(header);
+bool ParseAuthToken(std::string_view header, AuthToken& token) {
+  std::string_view rest = header;
   if (header.find('%') != std::string_view::npos) {
     std::optional<std::string> d = PercentDecode(header);
-    if (!d) return std::nullopt;
-    decoded = std::move(*d);
+    if (!d) return false;
+    token.decoded = std::move(*d);
+    rest = token.decoded;
   }
-  AuthToken token;
-  std::string_view rest = decoded;
   while (!rest.empty()) {
     size_t amp = rest.find('&');
     std::string_view part = rest.substr(0, amp);
@@ -48,7 +50,7 @@ std::optional<AuthToken> ParseAuthToken(std::string_view header) {
     }
     rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
   }
-  return token;
+  return true;
 }
 
 std::string UnauthorizedMessage(const std::string& payload) {
@@ -149,8 +151,8 @@ Result<Authenticator> Authenticator::Create(const AccountKeys& keys, const Clock
   return Authenticator(std::move(entries), clock);
 }
 
-std::optional<Access> Authenticator::Verify(const std::string& payload,
-                                            const std::string& signature) const {
+std::optional<Access> Authenticator::Verify(std::string_view payload,
+                                            std::string_view signature) const {
   // SDKs sign with a one-second date, so concurrent requests to one resource link
   // (every create into a container, say) carry identical payload and signature.
   // A small per-thread memo of verified pairs spares the HMAC for those.
@@ -170,7 +172,12 @@ std::optional<Access> Authenticator::Verify(const std::string& payload,
   if (!given) return std::nullopt;
   for (const Key& key : keys_) {
     if (ConstantTimeEquals(key.mac.Sign(payload), *given)) {
-      memo[next_slot] = Memo{id_, payload, signature, key.access};
+      // Assigned member by member, the slot's strings keep their capacity.
+      Memo& slot = memo[next_slot];
+      slot.owner = id_;
+      slot.payload.assign(payload);
+      slot.signature.assign(signature);
+      slot.access = key.access;
       next_slot = (next_slot + 1) % kMemoSize;
       return key.access;
     }
@@ -189,8 +196,21 @@ std::string Rfc1123Now() {
 
 std::string SignaturePayload(std::string_view verb, std::string_view resource_type,
                              std::string_view resource_link, std::string_view date) {
-  return LowerAscii(verb) + "\n" + LowerAscii(resource_type) + "\n" + std::string(resource_link) +
-         "\n" + LowerAscii(date) + "\n\n";
+  // Built in one string: this runs for every request.
+  std::string out;
+  out.reserve(verb.size() + resource_type.size() + resource_link.size() + date.size() + 5);
+  const auto append_lower = [&out](std::string_view text) {
+    for (char c : text) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  append_lower(verb);
+  out += '\n';
+  append_lower(resource_type);
+  out += '\n';
+  out += resource_link;
+  out += '\n';
+  append_lower(date);
+  out += "\n\n";
+  return out;
 }
 
 std::string MasterKeyAuthorization(std::string_view key_base64, std::string_view payload) {
@@ -211,13 +231,14 @@ Result<Access> Authenticator::Authenticate(const http::Request& request,
   if (header == nullptr || header->empty()) {
     return Status::Unauthorized(kMissingAuthorization);
   }
-  std::optional<AuthToken> token = ParseAuthToken(*header);
+  AuthToken parsed;
+  const AuthToken* token = ParseAuthToken(*header, parsed) ? &parsed : nullptr;
   if (!token || token->signature.empty()) {
     return Status::Unauthorized(
         "The authorization token is malformed: expected type=master&ver=1.0&sig=<signature>.");
   }
   if (token->type != "master") {
-    return Status::Unauthorized("Authorization tokens of type '" + token->type +
+    return Status::Unauthorized("Authorization tokens of type '" + std::string(token->type) +
                                 "' are not accepted by this account: sign requests with a "
                                 "master key (type=master).");
   }

@@ -49,7 +49,7 @@ class Authenticator {
   };
   Authenticator(std::vector<Key> keys, const Clock& clock);
   // The access granted by the first key whose MAC of payload equals signature.
-  std::optional<Access> Verify(const std::string& payload, const std::string& signature) const;
+  std::optional<Access> Verify(std::string_view payload, std::string_view signature) const;
 
   std::vector<Key> keys_;
   const Clock* clock_;

@@ -30,11 +30,12 @@ void AddDataPlaneHeaders(ResponseBuilder& builder, const engine::Container& cont
       .Header(headers::kGlobalCommittedLsn, std::to_string(lsn));
 }
 
+// Takes the item by value: its JSON moves into the body instead of being copied.
 http::Response ItemResponse(const RequestContext& ctx, const engine::Container& container,
-                            int status, const engine::ItemResult& item, double charge) {
+                            int status, engine::ItemResult item, double charge) {
   ResponseBuilder builder(status, ctx.activity_id);
   builder.Charge(charge);
-  if (!item.etag.empty()) builder.Header(headers::kEtag, item.etag);
+  if (!item.etag.empty()) builder.Header(headers::kEtag, std::move(item.etag));
   AddDataPlaneHeaders(builder, container, SessionToken(item.pkrange_id, item.lsn), item.lsn);
   builder.Header(headers::kItemLsn, std::to_string(item.lsn));
   // Writes with `Prefer: return=minimal` (the SDKs' content-response-on-write off) get
@@ -43,7 +44,7 @@ http::Response ItemResponse(const RequestContext& ctx, const engine::Container& 
   const bool minimal = ctx.request.method != "GET" && prefer != nullptr &&
                        prefer->find("return=minimal") != std::string::npos;
   if (status != 204 && status != 304 && !minimal) {
-    builder.JsonBody(item.json);
+    builder.JsonBody(std::move(item.json));
   }
   return std::move(builder).Build();
 }
@@ -80,7 +81,8 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
   double charge = replaced ? throughput::ReplaceCharge(item.bytes, item.index_terms)
                            : throughput::CreateCharge(item.bytes, item.index_terms);
   container.ChargeRequest(request.partition_key, charge);
-  return ItemResponse(ctx, container, item.created ? 201 : 200, item, charge);
+  const int status = item.created ? 201 : 200;
+  return ItemResponse(ctx, container, status, std::move(item), charge);
 }
 
 HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& container) {
@@ -216,7 +218,8 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     ORRERY_ASSIGN_OR_RETURN(const double charge,
                             ReadCharge(ctx, throughput::PointReadCharge(read.item.bytes)));
     container->ChargeRequest(key, charge);
-    return ItemResponse(ctx, *container, read.not_modified ? 304 : 200, read.item, charge);
+    const int status = read.not_modified ? 304 : 200;
+    return ItemResponse(ctx, *container, status, std::move(read.item), charge);
   }
   if (method == "PUT") {
     return WriteItem(ctx, *container, engine::WriteKind::kReplace);
@@ -228,7 +231,7 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     ORRERY_ASSIGN_OR_RETURN(engine::ItemResult deleted, container->DeleteItem(key, id, if_match));
     const double charge = throughput::DeleteCharge(deleted.bytes, deleted.index_terms);
     container->ChargeRequest(key, charge);
-    return ItemResponse(ctx, *container, 204, deleted, charge);
+    return ItemResponse(ctx, *container, 204, std::move(deleted), charge);
   }
   if (method == "PATCH") {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
@@ -242,7 +245,7 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     // Patch is charged as a replace (ru-model.md a.2 row 22).
     const double charge = throughput::ReplaceCharge(patched.bytes, patched.index_terms);
     container->ChargeRequest(key, charge);
-    return ItemResponse(ctx, *container, 200, patched, charge);
+    return ItemResponse(ctx, *container, 200, std::move(patched), charge);
   }
   return Status::MethodNotAllowed("An item supports GET, PUT, PATCH and DELETE.");
 }

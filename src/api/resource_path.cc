@@ -37,6 +37,10 @@ Result<ResourcePath> ParseResourcePath(std::string_view target) {
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
 
   ResourcePath out;
+  // dbs/{db}/colls/{coll}/docs/{id} and the like: one allocation for every request's
+  // segments and link rather than the vector's and the link's growth steps.
+  out.segments.reserve(8);
+  out.resource_link.reserve(path.size());
   while (!path.empty()) {
     size_t slash = path.find('/');
     std::string_view raw = path.substr(0, slash);

@@ -119,12 +119,15 @@ http::Response Service::Handle(const http::Request& request) const {
   }
   // A rid-based path is served by names; its signature covers the rid.
   std::optional<RidPath> rid_path = ResolveRidPath(account_, *path);
-  ResourcePath signed_path = *path;
+  // A copy of the path only for rid-based requests: a name-based one signs its own.
+  std::optional<ResourcePath> rid_signed_path;
   if (rid_path) {
-    signed_path.resource_link = rid_path->signed_link;
+    rid_signed_path = *path;
+    rid_signed_path->resource_link = rid_path->signed_link;
     path = std::move(rid_path->named);
   }
-  Result<Access> access = authenticator_.Authenticate(request, signed_path);
+  Result<Access> access =
+      authenticator_.Authenticate(request, rid_signed_path ? *rid_signed_path : *path);
   if (!access.ok()) {
     return ErrorResponse(access.status(), activity_id, uri(), 0);
   }

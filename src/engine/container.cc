@@ -258,7 +258,11 @@ Result<Container::ReadResult> Container::ReadItem(
     out.not_modified = true;
     return out;
   }
-  out.item.json = std::string(record->json);
+  // The JSON is the record's tail: cut the header off in place rather than copy the
+  // item into a second string.
+  const size_t json_at = static_cast<size_t>(record->json.data() - stored->data());
+  stored->erase(0, json_at);
+  out.item.json = std::move(*stored);
   return out;
 }
 

@@ -31,6 +31,10 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
     std::vector<std::string> spatial = index::SpatialEntryKeys(policy, item, where);
     more.insert(more.end(), std::make_move_iterator(spatial.begin()),
                 std::make_move_iterator(spatial.end()));
+    if (keys.empty()) {
+      keys = std::move(more);  // the one partition of almost every write
+      continue;
+    }
     keys.insert(keys.end(), std::make_move_iterator(more.begin()),
                 std::make_move_iterator(more.end()));
   }
@@ -51,15 +55,21 @@ std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::stri
 void Container::AddIndexChanges(storage::WriteBatch& batch,
                                 const std::vector<std::string>& old_keys,
                                 const std::vector<std::string>& new_keys) {
-  // Both are sorted: touch only the entries that differ between the versions.
-  std::vector<std::string> removed;
-  std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(), new_keys.end(),
-                      std::back_inserter(removed));
-  for (const std::string& key : removed) batch.Delete(key);
-  std::vector<std::string> added;
-  std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
-                      std::back_inserter(added));
-  for (const std::string& key : added) batch.Put(key, "");
+  // Both are sorted: touch only the entries that differ between the versions. One merge
+  // walk, writing straight into the batch: no copy of the keys (a create's are all new,
+  // and one of them holds every indexed string value whole).
+  auto old_it = old_keys.begin();
+  auto new_it = new_keys.begin();
+  while (old_it != old_keys.end() || new_it != new_keys.end()) {
+    if (new_it == new_keys.end() || (old_it != old_keys.end() && *old_it < *new_it)) {
+      batch.Delete(*old_it++);
+    } else if (old_it == old_keys.end() || *new_it < *old_it) {
+      batch.Put(*new_it++, "");
+    } else {
+      ++old_it;
+      ++new_it;
+    }
+  }
 }
 
 std::string Container::IndexMarkerKey() const {

@@ -48,10 +48,18 @@ Status Container::AdmitRequest(const partition::PartitionKeyValue& key) const {
 }
 
 void Container::ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const {
-  Result<std::string> epk = EpkOf(key);
-  if (!epk.ok()) return;
-  write_state_->throughput.Charge(settings_.partitions.Owner(*epk).number, request_units,
-                                  std::chrono::steady_clock::now());
+  uint32_t partition = 0;
+  const auto& partitions = settings_.partitions.partitions();
+  if (partitions.size() == 1 && key.size() == settings_.partition_key.paths.size()) {
+    // One physical partition owns every key: no need to hash this one again (the
+    // operation already did) to find it.
+    partition = partitions.front().number;
+  } else {
+    Result<std::string> epk = EpkOf(key);
+    if (!epk.ok()) return;
+    partition = settings_.partitions.Owner(*epk).number;
+  }
+  write_state_->throughput.Charge(partition, request_units, std::chrono::steady_clock::now());
 }
 
 Status Container::AdmitScope(const ReadScope& scope) const {

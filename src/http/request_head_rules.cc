@@ -6,6 +6,7 @@
 
 #include "common/decimal_integer.h"
 #include "common/encoding.h"
+#include "http/request_arena.h"
 
 namespace orrery::http {
 
@@ -90,7 +91,8 @@ std::optional<HeadRejection> CheckMethod(std::string_view method) {
 // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host and to
 // any request with more than one Host line or an invalid one. HTTP/1.0 clients may leave
 // Host out.
-std::optional<HeadRejection> CheckHost(const bhttp::request_header<>& head) {
+template <typename Fields>
+std::optional<HeadRejection> CheckHost(const bhttp::header<true, Fields>& head) {
   size_t count = 0;
   std::string_view value;
   for (const auto& field : head) {
@@ -117,7 +119,9 @@ std::optional<HeadRejection> CheckHost(const bhttp::request_header<>& head) {
 bool IsChunked(std::string_view coding) { return EqualsIgnoreCase(coding, "chunked"); }
 
 // The transfer codings of every Transfer-Encoding line, in order, without parameters.
-std::vector<std::string_view> TransferCodings(const bhttp::request_header<>& head, bool& present) {
+template <typename Fields>
+std::vector<std::string_view> TransferCodings(const bhttp::header<true, Fields>& head,
+                                              bool& present) {
   std::vector<std::string_view> codings;
   present = false;
   for (const auto& field : head) {
@@ -145,7 +149,8 @@ std::vector<std::string_view> TransferCodings(const bhttp::request_header<>& hea
 // past a proxy; RFC 9112 §6.1 and §6.3 make each of these an error that closes the
 // connection. Beast refuses Content-Length with chunked when chunked comes first, but
 // takes "gzip" (or "chunked, gzip") as no transfer coding at all.
-std::optional<HeadRejection> CheckFraming(const bhttp::request_header<>& head) {
+template <typename Fields>
+std::optional<HeadRejection> CheckFraming(const bhttp::header<true, Fields>& head) {
   bool present = false;
   const std::vector<std::string_view> codings = TransferCodings(head, present);
   if (!present) return std::nullopt;
@@ -206,10 +211,15 @@ std::string MalformedRequestMessage(const error_code& ec) {
   return "Malformed HTTP request: " + ec.message() + ".";
 }
 
-std::optional<HeadRejection> CheckRequestHead(const bhttp::request_header<>& head) {
+template <typename Fields>
+std::optional<HeadRejection> CheckRequestHead(const bhttp::header<true, Fields>& head) {
   if (auto rejection = CheckMethod(View(head.method_string()))) return rejection;
   if (auto rejection = CheckHost(head)) return rejection;
   return CheckFraming(head);
 }
+
+// The heads a session parses (fields in its RequestArena) and Beast's default ones.
+template std::optional<HeadRejection> CheckRequestHead(const bhttp::header<true, bhttp::fields>&);
+template std::optional<HeadRejection> CheckRequestHead(const bhttp::header<true, ArenaFields>&);
 
 }  // namespace orrery::http

@@ -23,8 +23,10 @@ struct HeadRejection {
   std::string message;
 };
 
-// nullopt when the head may be served.
-std::optional<HeadRejection> CheckRequestHead(const bhttp::request_header<>& head);
+// nullopt when the head may be served. Instantiated for Beast's default fields and for
+// ArenaFields (request_arena.h).
+template <typename Fields>
+std::optional<HeadRejection> CheckRequestHead(const bhttp::header<true, Fields>& head);
 
 // The message for a request Beast's parser refused with `ec` (one of its parse errors).
 std::string MalformedRequestMessage(const error_code& ec);

@@ -20,9 +20,17 @@ bool IsFramingHeader(std::string_view name) {
 }
 
 // A CR or LF in a header would let the value start a header (or a response) of its own.
+// A plain loop: find_first_of calls memchr on the set for every character, which for
+// the twenty-odd headers of every response showed up in profiles.
+bool HasLineBreak(std::string_view text) {
+  for (char c : text) {
+    if (c == '\r' || c == '\n') return true;
+  }
+  return false;
+}
+
 bool IsSafeHeader(const Header& header) {
-  return header.name.find_first_of("\r\n") == std::string::npos &&
-         header.value.find_first_of("\r\n") == std::string::npos;
+  return !HasLineBreak(header.name) && !HasLineBreak(header.value);
 }
 
 void AppendNumber(uint64_t value, std::string& out) {

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "http/error_response.h"
+#include "http/request_arena.h"
 #include "http/request_head_rules.h"
 #include "http/response_head.h"
 
@@ -138,7 +139,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (body.capacity() > kMaxRetainedBodyCapacity) {
       body = std::string();
     }
-    parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(body)));
+    // The previous request's fields go before their memory is handed out again.
+    parser_.reset();
+    arena_.Rewind();
+    parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(body)),
+                    std::make_tuple(ArenaAllocator<char>(arena_)));
     parser_->header_limit(static_cast<uint32_t>(
         std::min<size_t>(config_.max_header_bytes, std::numeric_limits<uint32_t>::max())));
     parser_->body_limit(config_.max_body_bytes);
@@ -384,8 +389,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   Stream stream_;
   const SessionConfig& config_;
-  beast::flat_buffer buffer_;  // kept across requests: may hold pipelined bytes
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;  // one per request
+  beast::flat_buffer buffer_;                 // kept across requests: may hold pipelined bytes
+  RequestArena arena_;                        // the parser's fields; outlives parser_
+  std::optional<ArenaRequestParser> parser_;  // one per request
   Request request_;
   Response response_;
   std::string head_;

@@ -97,11 +97,19 @@ void AppendStringPrefix(std::string& key, std::string_view prefix) {
 std::string EntryKey(std::string_view path_prefix, const json::Value& value, std::string_view epk,
                      std::string_view id) {
   std::string key(path_prefix);
+  AppendEntry(key, value, epk, id);
+  return key;
+}
+
+void AppendEntry(std::string& key, const json::Value& value, std::string_view epk,
+                 std::string_view id) {
+  // Tag, number or string with its terminator, then epk, 0x00 and id.
+  const size_t value_bytes = value.is_string() ? value.as_string().size() + 3 : 9;
+  key.reserve(key.size() + value_bytes + epk.size() + 1 + id.size());
   AppendValue(key, value);
   key += epk;
   key += '\0';
   key += id;
-  return key;
 }
 
 std::string ContainerBegin(uint32_t container) {

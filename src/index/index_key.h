@@ -47,6 +47,10 @@ void AppendStringPrefix(std::string& key, std::string_view prefix);
 // The key of one entry.
 std::string EntryKey(std::string_view path_prefix, const json::Value& value, std::string_view epk,
                      std::string_view id);
+// The same key, completed in place after a path prefix `key` already holds, with
+// one allocation for the whole key.
+void AppendEntry(std::string& key, const json::Value& value, std::string_view epk,
+                 std::string_view id);
 
 // All entries of a container (for dropping or rebuilding its index).
 std::string ContainerBegin(uint32_t container);

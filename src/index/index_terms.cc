@@ -68,8 +68,9 @@ class TermCollector {
 
  private:
   void Add(const json::Value& value) {
-    out_.push_back(EntryKey(PathPrefix(where_.container, where_.partition, path_), value,
-                            where_.epk, where_.id));
+    std::string key = PathPrefix(where_.container, where_.partition, path_);
+    AppendEntry(key, value, where_.epk, where_.id);
+    out_.push_back(std::move(key));
   }
 
   const IndexingPolicy& policy_;

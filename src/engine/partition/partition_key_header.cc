@@ -2,6 +2,7 @@
 // written by JSON.stringify, one element per path; {} is None, [] the key of a legacy
 // non-partitioned container.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,21 @@ Status CheckComponentCount(size_t count, const PartitionKeyDefinition& definitio
   return TooFewComponents();
 }
 
+// The header every point operation of a single-path container sends, ["<text>"], with
+// text of printable ASCII other than '"' and '\\': its one string component, read
+// without building a JSON tree (the same value json::Parse would give); nullopt for
+// anything else, which takes the general path.
+std::optional<std::string_view> SimpleStringKey(std::string_view header) {
+  if (header.size() < 4 || !header.starts_with("[\"") || !header.ends_with("\"]")) {
+    return std::nullopt;
+  }
+  std::string_view text = header.substr(2, header.size() - 4);
+  for (char c : text) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return std::nullopt;
+  }
+  return text;
+}
+
 }  // namespace
 
 Result<PartitionKeyValue> ParseHeader(std::string_view header,
@@ -57,6 +73,13 @@ Result<PartitionKeyValue> ParseHeader(std::string_view header,
   if (header.empty()) {
     return Status::BadRequest("PartitionKey value must be supplied for this operation.",
                               kPartitionKeyMismatch);
+  }
+  if (std::optional<std::string_view> text = SimpleStringKey(header)) {
+    PartitionKeyValue key;
+    key.push_back(PartitionKeyComponent::String(std::string(*text)));
+    ORRERY_RETURN_IF_ERROR(CheckComponentCount(key.size(), definition, allow_prefix));
+    ORRERY_RETURN_IF_ERROR(ValidateKeyValue(definition, key));
+    return key;
   }
   Result<json::Value> parsed = json::Parse(header);
   if (!parsed.ok() || !parsed->is_array()) {

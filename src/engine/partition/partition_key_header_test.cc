@@ -30,6 +30,23 @@ TEST(PartitionKeyHeaderTest, ParsesEveryComponentKind) {
   EXPECT_EQ(Parse(R"(["t1",null,{}])", Hierarchical()), R"(["t1",null,{}])");
 }
 
+// ["<printable ASCII>"] is read without a JSON parse; it must give what the parse gives,
+// for keys inside and outside that form alike.
+TEST(PartitionKeyHeaderTest, ThePlainStringFormMatchesTheGeneralParse) {
+  for (const char* text : {"p000001", "a b", "x/y?z=1&w", "", "{}", "[1]", "'q'"}) {
+    const std::string plain = std::string("[\"") + text + "\"]";
+    const std::string spaced = std::string("[ \"") + text + "\" ]";
+    EXPECT_EQ(Parse(plain, Single()), Parse(spaced, Single())) << plain;
+    EXPECT_EQ(Parse(plain, Hierarchical()), Parse(spaced, Hierarchical())) << plain;
+    EXPECT_EQ(Parse(plain, Hierarchical(), true), Parse(spaced, Hierarchical(), true)) << plain;
+  }
+  EXPECT_EQ(Parse(R"(["a\"b"])", Single()), R"(["a\"b"])");
+  EXPECT_EQ(Parse(R"(["a"b"])", Single()), R"(status 1: Partition key ["a"b"] is invalid.)");
+  EXPECT_EQ(Parse("[\"\xC3\xBC\"]", Single()), "[\"\xC3\xBC\"]");
+  EXPECT_EQ(Parse("[\"" + std::string(2049, 'k') + "\"]", Single()),
+            Parse("[ \"" + std::string(2049, 'k') + "\" ]", Single()));
+}
+
 TEST(PartitionKeyHeaderTest, DecodesUnicodeEscapes) {
   Result<PartitionKeyValue> key = ParseHeader(R"(["\u00fc\u65e5"])", Single(), false);
   ASSERT_TRUE(key.ok()) << key.status().ToString();
