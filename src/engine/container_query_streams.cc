@@ -125,8 +125,9 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   if (!resume_key.empty() && resume_key[0] != kAfterEveryKey) {
     const uint32_t n = settings_.number;
     const std::string at = storage::keys::ItemsFrom(n, "") + resume_key;
-    const std::string end = within.range.max == "FF" ? storage::keys::ItemsEnd(n)
-                                                     : storage::keys::ItemsFrom(n, within.range.max);
+    const std::string end = within.range.max == "FF"
+                                ? storage::keys::ItemsEnd(n)
+                                : storage::keys::ItemsFrom(n, within.range.max);
     if (at < storage::keys::ItemsFrom(n, within.range.min)) scan_from.clear();
     if (at >= end) past_partition = true;
   }
@@ -263,8 +264,8 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
   // count and cut short by its size (kMaxPageBytes) or time has read, and is charged for,
   // little more than it returns: unbounded, each such page loaded every item left.
   constexpr size_t kMostRowsPerFill = 256;
-  const size_t chunk = std::min(
-      {wanted, std::max<size_t>(16, wanted / sources.size() + 1), kMostRowsPerFill});
+  const size_t chunk =
+      std::min({wanted, std::max<size_t>(16, wanted / sources.size() + 1), kMostRowsPerFill});
   Status eval_status;
   const auto fill = [&](Source& source) -> Status {
     const std::string* after = source.resume      ? &*source.resume

@@ -178,9 +178,9 @@ TEST_F(QueryPagingTest, PagesEndingAmongItemsWithoutTheKeyResumeInEveryPartition
                    : std::vector<std::string>(ids.begin(), split);
     EXPECT_EQ(std::set<std::string>(undefined_part.begin(), undefined_part.end()), without);
     EXPECT_EQ(undefined_part.size(), without.size());
-    const std::vector<std::string> defined_part =
-        descending ? std::vector<std::string>(ids.begin(), split)
-                   : std::vector<std::string>(split, ids.end());
+    const std::vector<std::string> defined_part = descending
+                                                      ? std::vector<std::string>(ids.begin(), split)
+                                                      : std::vector<std::string>(split, ids.end());
     EXPECT_EQ(defined_part, IdsByN(descending));
   }
 }
@@ -192,8 +192,9 @@ TEST_F(QueryPagingTest, APageCutByItsSizeReadsAboutWhatItReturns) {
   for (int i = 0; i < 3000; ++i) {
     ItemWriteRequest r;
     r.partition_key = {partition::PartitionKeyComponent::String("p" + std::to_string(i % 50))};
-    bodies_.push_back(R"({"id":"big)" + std::to_string(i) + R"(","pk":"p)" + std::to_string(i % 50) +
-                      R"(","n":)" + std::to_string(kItems + i) + R"(,"pad":")" + pad + "\"}");
+    bodies_.push_back(R"({"id":"big)" + std::to_string(i) + R"(","pk":"p)" +
+                      std::to_string(i % 50) + R"(","n":)" + std::to_string(kItems + i) +
+                      R"(,"pad":")" + pad + "\"}");
     r.body = bodies_.back();
     r.kind = WriteKind::kUpsert;
     ASSERT_TRUE(container_->WriteItem(r).ok());
