@@ -89,7 +89,8 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   QueryPageTimes times;
   auto start = std::chrono::steady_clock::now();
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> query,
-                          CompileQueryBody(ctx.request.body, container.computed_properties()));
+                          CompileQueryBody(ctx.request.body, container.computed_properties(),
+                                           &container.vector_policy()));
   times.compile_ms = MillisSince(start);
   times.compile = query->compile_timings();
   const bool metrics = ctx.HeaderIsTrue(headers::kPopulateQueryMetrics);

@@ -1,6 +1,7 @@
 #include "api/query_plan.h"
 
 #include "api/feed.h"
+#include "api/headers.h"
 #include "api/response.h"
 #include "engine/query_routing.h"
 #include "json/json.h"
@@ -23,14 +24,42 @@ json::Value RoutedRange(const engine::QueryRouting& routing) {
   });
 }
 
+// A plan that needs a pipeline stage the client did not list in
+// x-ms-cosmos-supported-query-features would give it wrong results: refused, as the
+// service's gateway does. Java lists the features with ", " between them.
+Status CheckClientFeatures(const RequestContext& ctx, const json::Value& plan) {
+  const std::string* features = ctx.request.FindHeader(headers::kSupportedQueryFeatures);
+  if (features == nullptr) return Status::Ok();
+  const json::Value* info = plan.Find("queryInfo");
+  const json::Value* non_streaming =
+      info != nullptr && info->is_object() ? info->Find("hasNonStreamingOrderBy") : nullptr;
+  if (non_streaming == nullptr || !non_streaming->is_bool() || !non_streaming->as_bool()) {
+    return Status::Ok();
+  }
+  std::string_view list = *features;
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    std::string_view feature = list.substr(0, comma);
+    while (!feature.empty() && feature.front() == ' ') feature.remove_prefix(1);
+    while (!feature.empty() && feature.back() == ' ') feature.remove_suffix(1);
+    if (feature == "NonStreamingOrderBy") return Status::Ok();
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return Status::BadRequest(
+      "The query requires the NonStreamingOrderBy feature (ORDER BY VectorDistance), which "
+      "this client did not list in x-ms-cosmos-supported-query-features; upgrade the SDK.");
+}
+
 }  // namespace
 
 HandlerResult HandleQueryPlan(const RequestContext& ctx) {
-  // Compiling validates the body and the query so errors surface with the service's 400.
-  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> compiled,
-                          CompileQueryBody(ctx.request.body));
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
                           ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
+  // Compiling validates the body and the query so errors surface with the service's 400.
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> compiled,
+                          CompileQueryBody(ctx.request.body, container->computed_properties(),
+                                           &container->vector_policy()));
   ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(ctx.request.body));
   std::vector<query::Parameter> parameters;
   if (const json::Value* params = spec.Find("parameters"); params && params->is_array()) {
@@ -40,7 +69,9 @@ HandlerResult HandleQueryPlan(const RequestContext& ctx) {
     }
   }
   ORRERY_ASSIGN_OR_RETURN(json::Value plan,
-                          query::BuildQueryPlan(spec.Find("query")->as_string(), parameters));
+                          query::BuildQueryPlan(spec.Find("query")->as_string(), parameters,
+                                                &container->vector_policy()));
+  ORRERY_RETURN_IF_ERROR(CheckClientFeatures(ctx, plan));
   const engine::QueryRouting routing =
       engine::RouteQuery(container->settings().partition_key, compiled->access_shape());
   if (compiled->reads_items() && routing.kind != engine::QueryRouting::Kind::kFanOut) {

@@ -28,6 +28,38 @@ constexpr int64_t kDefaultContainerThroughput = 400;
 // ru-model.md b.3: the containers that share a database's throughput.
 constexpr size_t kMaxSharingContainers = 25;
 
+const json::Value* VectorIndexesOf(const json::Value& resource) {
+  const json::Value* indexing = resource.Find("indexingPolicy");
+  return indexing != nullptr && indexing->is_object() ? indexing->Find("vectorIndexes") : nullptr;
+}
+
+bool IsNonEmptyList(const json::Value* v) {
+  return v != nullptr && v->is_array() && !v->as_array().empty();
+}
+
+// Whether a (normalized) container definition declares vectors or vector indexes.
+bool HasVectorPolicy(const json::Value& resource) {
+  const json::Value* policy = resource.Find("vectorEmbeddingPolicy");
+  return (policy != nullptr && policy->is_object() &&
+          IsNonEmptyList(policy->Find("vectorEmbeddings"))) ||
+         IsNonEmptyList(VectorIndexesOf(resource));
+}
+
+// Both are fixed at creation (the service's rule): an absent member equals an empty one.
+bool SameVectorPolicies(const json::Value& current, const json::Value& replacement) {
+  const auto embeddings = [](const json::Value& resource) {
+    const json::Value* policy = resource.Find("vectorEmbeddingPolicy");
+    const json::Value* list =
+        policy != nullptr && policy->is_object() ? policy->Find("vectorEmbeddings") : nullptr;
+    return IsNonEmptyList(list) ? *list : json::Value::MakeArray({});
+  };
+  const auto indexes = [](const json::Value& resource) {
+    const json::Value* list = VectorIndexesOf(resource);
+    return IsNonEmptyList(list) ? *list : json::Value::MakeArray({});
+  };
+  return embeddings(current) == embeddings(replacement) && indexes(current) == indexes(replacement);
+}
+
 std::string ItemNumbersKey(uint32_t container_number) {
   return storage::keys::Meta("item-numbers/" + std::to_string(container_number));
 }
@@ -402,6 +434,11 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   if (containers_.count(key) != 0) {
     return Status::Conflict(kResourceExists);
   }
+  if (!throughput.manual && !throughput.autoscale_max && HasVectorPolicy(definition.body)) {
+    return Status::BadRequest(
+        "Vector search is not supported on containers that share their database's "
+        "throughput: give the container its own throughput.");
+  }
   storage::WriteBatch batch;
   ORRERY_ASSIGN_OR_RETURN(uint32_t number, NextNumber(kContainerCounter, batch));
   ContainerSettings settings;
@@ -500,6 +537,11 @@ Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std:
   if ((old_unique == nullptr) != (new_unique == nullptr) ||
       (old_unique && !(*old_unique == *new_unique))) {
     return Status::BadRequest("The unique key policy of a container cannot be changed.");
+  }
+  if (!SameVectorPolicies(current.resource, definition.body)) {
+    return Status::BadRequest(
+        "The vector embedding policy and the vector indexes of a container cannot be changed "
+        "after it is created.");
   }
   ContainerSettings settings = current;
   settings.resource = std::move(definition.body);

@@ -13,6 +13,7 @@
 #include "engine/resource_id.h"
 #include "index/index_key.h"
 #include "json/json.h"
+#include "query/vector_policy.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
@@ -47,6 +48,15 @@ std::shared_ptr<const query::ComputedProperties> CompileComputedProperties(
   return compiled.ok() ? std::move(*compiled) : std::make_shared<query::ComputedProperties>();
 }
 
+// Validated when the container was created (and it cannot be changed).
+std::shared_ptr<const query::VectorPolicy> ParseVectorPolicy(const json::Value& resource) {
+  const json::Value* indexing = resource.Find("indexingPolicy");
+  auto parsed = query::VectorPolicy::Parse(
+      resource.Find("vectorEmbeddingPolicy"),
+      indexing != nullptr && indexing->is_object() ? indexing->Find("vectorIndexes") : nullptr);
+  return parsed.ok() ? std::move(*parsed) : std::make_shared<query::VectorPolicy>();
+}
+
 // Validated when the container was created (and it cannot be replaced).
 UniqueKeyPolicy ParseUniqueKeys(const json::Value& resource) {
   Result<UniqueKeyPolicy> parsed = UniqueKeyPolicy::Parse(resource.Find("uniqueKeyPolicy"));
@@ -60,6 +70,7 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
     : settings_(std::move(settings)),
       computed_(CompileComputedProperties(settings_.resource)),
       indexing_(ParsePolicy(settings_.resource, *computed_)),
+      vectors_(ParseVectorPolicy(settings_.resource)),
       // Validated when the container was created; it cannot be replaced.
       unique_keys_(ParseUniqueKeys(settings_.resource)),
       default_ttl_(ParseDefaultTtl(settings_.resource)),

@@ -260,6 +260,8 @@ class Container {
   const std::shared_ptr<const query::ComputedProperties>& computed_properties() const {
     return computed_;
   }
+  // The container's vectorEmbeddingPolicy and vector indexes (none: empty).
+  const query::VectorPolicy& vector_policy() const { return *vectors_; }
 
   // Index maintenance (container_index.cc). The index of a container is complete for
   // its policy when the index marker (a meta key holding the policy's JSON) says so;
@@ -541,6 +543,7 @@ class Container {
   ContainerSettings settings_;
   std::shared_ptr<const query::ComputedProperties> computed_;
   index::IndexingPolicy indexing_;
+  std::shared_ptr<const query::VectorPolicy> vectors_;
   UniqueKeyPolicy unique_keys_;
   std::optional<int64_t> default_ttl_;  // nullopt: TTL off
   storage::Store& store_;

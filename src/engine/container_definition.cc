@@ -6,6 +6,8 @@
 #include "index/indexing_policy.h"
 #include "index/spatial_index_policy.h"
 #include "query/computed_properties.h"
+#include "query/full_text_policy.h"
+#include "query/vector_policy.h"
 
 namespace orrery::engine {
 namespace {
@@ -77,39 +79,28 @@ Status ValidateDefaultTtl(const json::Value* ttl) {
   return Status::Ok();
 }
 
-bool IsNonEmptyArray(const json::Value* v) {
-  return v != nullptr && !v->is_null() && (!v->is_array() || !v->as_array().empty());
-}
-
-bool IsGiven(const json::Value* v) { return v != nullptr && !v->is_null(); }
-
 // Container features of the service that Orrery does not implement yet. Accepting them
-// and ignoring them would let an application believe its vectors are indexed; until
-// they are implemented they are refused, by name.
+// and ignoring them would let an application believe they work; until they are
+// implemented they are refused, by name.
 Status RefuseUnsupportedFeatures(const json::Value& body) {
-  auto refuse = [](const std::string& feature) {
-    return Status::BadRequest(feature +
-                              " is not supported by Orrery yet; remove it from the "
-                              "container definition.");
-  };
-  if (IsGiven(body.Find("vectorEmbeddingPolicy"))) {
-    return refuse("vectorEmbeddingPolicy (vector search)");
-  }
-  if (IsGiven(body.Find("fullTextPolicy"))) return refuse("fullTextPolicy (full-text search)");
   const json::Value* policy = body.Find("indexingPolicy");
   if (policy == nullptr || !policy->is_object()) return Status::Ok();
-  if (IsNonEmptyArray(policy->Find("vectorIndexes"))) {
-    return refuse("indexingPolicy.vectorIndexes (vector indexes)");
-  }
-  if (IsNonEmptyArray(policy->Find("fullTextIndexes"))) {
-    return refuse("indexingPolicy.fullTextIndexes (full-text indexes)");
-  }
   const json::Value* mode = policy->Find("indexingMode");
   if (mode != nullptr && mode->is_string() && LowerAscii(mode->as_string()) == "lazy") {
     return Status::BadRequest(
         "indexingMode 'lazy' is not supported by Orrery yet; use 'consistent' or 'none'.");
   }
   return Status::Ok();
+}
+
+// vectorEmbeddingPolicy with the vector indexes, fullTextPolicy with the full-text
+// indexes (query/vector_policy.h, query/full_text_policy.h).
+Status ValidateSearchPolicies(const json::Value& body, const json::Value& indexing) {
+  ORRERY_RETURN_IF_ERROR(
+      query::VectorPolicy::Parse(body.Find("vectorEmbeddingPolicy"), indexing.Find("vectorIndexes"))
+          .status());
+  return query::FullTextPolicy::Parse(body.Find("fullTextPolicy"), indexing.Find("fullTextIndexes"))
+      .status();
 }
 
 }  // namespace
@@ -133,6 +124,7 @@ Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
   ORRERY_RETURN_IF_ERROR(UniqueKeyPolicy::Parse(body.Find("uniqueKeyPolicy")).status());
   ORRERY_RETURN_IF_ERROR(
       query::ComputedProperties::Compile(body.Find("computedProperties")).status());
+  ORRERY_RETURN_IF_ERROR(ValidateSearchPolicies(body, indexing));
 
   StripSystemProperties(body);
   for (const char* name : {"_docs", "_sprocs", "_triggers", "_udfs", "_conflicts"}) {

@@ -321,6 +321,9 @@ inline bool IsSubquerySource(const FromSource& source) {
 struct SortItem {
   ExprPtr expr;
   bool descending = false;
+  // Binder: the key is a similarity score (VectorDistance), ranked most similar first
+  // whatever the query says; rows without a score are left out (vector_references.h).
+  bool ranks_by_score = false;
 };
 
 struct Query {

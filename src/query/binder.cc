@@ -9,6 +9,7 @@
 #include "query/errors.h"
 #include "query/functions.h"
 #include "query/unicode.h"
+#include "query/vector_references.h"
 
 namespace orrery::query {
 namespace {
@@ -213,6 +214,14 @@ class Binder {
     }
     for (ast::SortItem& item : q.order_by) {
       ORRERY_RETURN_IF_ERROR(BindExpr(item.expr, Clause::kOrderBy));
+      if (IsVectorDistanceCall(*item.expr)) {
+        if (q.order_by.size() > 1) {
+          return Error(item.expr->range, kSemanticError,
+                       "VectorDistance must be the only item of an ORDER BY clause.");
+        }
+        item.ranks_by_score = true;
+        continue;
+      }
       // The service sorts through the index, so a key must be a document path.
       if (!ast::IsPropertyPath(*item.expr)) {
         return Error(item.expr->range, kOrderByNotAPath,

@@ -22,6 +22,7 @@
 #include "query/query.h"
 #include "query/subquery.h"
 #include "query/unicode.h"
+#include "query/vector_references.h"
 
 namespace orrery::query {
 namespace {
@@ -229,6 +230,9 @@ class CompiledQueryImpl final : public CompiledQuery {
       row.sort_keys.reserve(query_.order_by.size());
       for (const ast::SortItem& sort : query_.order_by) {
         row.sort_keys.push_back(Evaluate(*sort.expr, frame).Take());
+        if (sort.ranks_by_score && !row.sort_keys.back().is_number()) {
+          return;  // an item without a vector to compare is not ranked
+        }
       }
     }
     size_t bytes = sizeof(Row) + json::ApproximateBytes(row.value);
@@ -405,7 +409,8 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
 
 Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters,
-                                               std::shared_ptr<const ComputedProperties> computed) {
+                                               std::shared_ptr<const ComputedProperties> computed,
+                                               const VectorPolicy* vectors) {
   if (text.size() > kMaxQueryCharacters && Utf16Length(text) > kMaxQueryCharacters) {
     return QueryError(text, SourceRange{0, 0}, kQueryTooLong,
                       "The SQL query text exceeded the maximum limit of " +
@@ -423,6 +428,7 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
   timings.parse_ms = lap();
   ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
   if (computed) ResolveComputedReferences(bound, *computed);
+  ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
   timings.bind_ms = lap();
   auto compiled = std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed));
   timings.shape_ms = lap();

@@ -20,6 +20,7 @@
 namespace orrery::query {
 
 class ComputedProperties;  // computed_properties.h
+class VectorPolicy;        // vector_policy.h
 
 struct Parameter {
   std::string name;  // with the leading '@'
@@ -146,8 +147,11 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters);
 // The same over a container with computed properties: `c.<name>` reads the computed
 // value (computed_references.h). The query keeps `computed` alive.
+// `vectors` (may be null) resolves what VectorDistance calls leave unsaid
+// (vector_references.h); it need not outlive the call.
 Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters,
-                                               std::shared_ptr<const ComputedProperties> computed);
+                                               std::shared_ptr<const ComputedProperties> computed,
+                                               const VectorPolicy* vectors = nullptr);
 
 }  // namespace orrery::query

@@ -13,6 +13,7 @@
 #include "query/binder.h"
 #include "query/functions.h"
 #include "query/parser.h"
+#include "query/vector_references.h"
 
 namespace orrery::query {
 namespace {
@@ -229,8 +230,13 @@ class PlanBuilder {
     }
     std::string order = " ORDER BY ";
     for (size_t k = 0; k < q_.order_by.size(); ++k) {
+      // A score is ranked most similar first by each range, as the service words it.
+      const bool ranked = q_.order_by[k].ranks_by_score;
+      non_streaming_ = non_streaming_ || ranked;
       order += (k > 0 ? ", " : "") + order_by_expressions_[k] +
-               (q_.order_by[k].descending ? " DESC" : " ASC");
+               (ranked                      ? ""
+                : q_.order_by[k].descending ? " DESC"
+                                            : " ASC");
     }
     rewritten_ = select + FromText() + where + order + OffsetText();
   }
@@ -335,7 +341,7 @@ class PlanBuilder {
         {"hasSelectValue",
          Value::Bool(has_select_value_ || q_.select.kind == ast::SelectKind::kValue)},
         {"dCountInfo", Value::Null()},
-        {"hasNonStreamingOrderBy", Value::Bool(false)},
+        {"hasNonStreamingOrderBy", Value::Bool(non_streaming_)},
     });
     return Value::MakeObject({
         {"partitionedQueryExecutionInfoVersion", Value::Int(2)},
@@ -355,15 +361,19 @@ class PlanBuilder {
   json::Object alias_to_aggregate_;
   std::string rewritten_;
   bool has_select_value_ = false;
+  // ORDER BY a score (VectorDistance): the SDK buffers the best TOP rows of every range.
+  bool non_streaming_ = false;
 };
 
 }  // namespace
 
-Result<Value> BuildQueryPlan(std::string_view text, const std::vector<Parameter>& parameters) {
+Result<Value> BuildQueryPlan(std::string_view text, const std::vector<Parameter>& parameters,
+                             const VectorPolicy* vectors) {
   // Compile() applies the length limit and every check the query itself would get.
-  ORRERY_RETURN_IF_ERROR(Compile(text, parameters).status());
+  ORRERY_RETURN_IF_ERROR(Compile(text, parameters, nullptr, vectors).status());
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<ast::Query> query, Parse(text));
   ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
+  ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
   return PlanBuilder(bound).Build();
 }
 

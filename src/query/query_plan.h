@@ -25,6 +25,9 @@ inline constexpr std::string_view kOrderByFilterPlaceholder =
 // Errors: the compile errors of Compile(), and BadRequest for query shapes the
 // cross-partition pipeline cannot merge (an aggregate inside an expression of a
 // non-VALUE, non-GROUP BY select item, aggregates with ORDER BY).
-Result<json::Value> BuildQueryPlan(std::string_view text, const std::vector<Parameter>& parameters);
+// `vectors` (may be null): the container's vector policy, which decides the ranking
+// direction of ORDER BY VectorDistance (vector_references.h).
+Result<json::Value> BuildQueryPlan(std::string_view text, const std::vector<Parameter>& parameters,
+                                   const VectorPolicy* vectors = nullptr);
 
 }  // namespace orrery::query

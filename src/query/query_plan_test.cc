@@ -10,6 +10,7 @@
 
 #include "json/json.h"
 #include "query/query_test_util.h"
+#include "query/vector_policy.h"
 
 namespace orrery::query {
 namespace {
@@ -245,6 +246,36 @@ TEST(QueryPlanTest, JoinAndAliasesAreRendered) {
             R"("SELECT r._rid, [{\"item\": r.id}] AS orderByItems, {\"id\": r.id, \"tag\": t} )"
             R"(AS payload FROM root AS r JOIN t IN r.tags WHERE )"
             R"({documentdb-formattableorderbyquery-filter} ORDER BY r.id ASC")");
+}
+
+TEST(QueryPlanTest, VectorRankingIsNonStreamingMostSimilarFirst) {
+  const json::Value cosine = Info("SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2])");
+  EXPECT_EQ(Member(cosine, "hasNonStreamingOrderBy"), "true");
+  EXPECT_EQ(Member(cosine, "orderBy"), R"(["Descending"])");
+  const json::Value euclidean = Info(
+      R"(SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2], false, {"distanceFunction": "euclidean"}))");
+  EXPECT_EQ(Member(euclidean, "orderBy"), R"(["Ascending"])");
+  const std::string rewritten = euclidean.Find("rewrittenQuery")->as_string();
+  EXPECT_EQ(rewritten.substr(rewritten.size() - 1), ")") << rewritten;  // no ASC or DESC
+  // A policy decides when the options do not.
+  const json::Value embeddings =
+      json::Parse(
+          R"({"vectorEmbeddings": [{"path": "/e", "distanceFunction": "euclidean", "dimensions": 2}]})")
+          .value();
+  auto policy = VectorPolicy::Parse(&embeddings, nullptr);
+  ASSERT_TRUE(policy.ok());
+  auto plan = BuildQueryPlan("SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2])", {},
+                             policy->get());
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(Member(*plan->Find("queryInfo"), "orderBy"), R"(["Ascending"])");
+  // Plain ORDER BY keeps streaming.
+  EXPECT_EQ(Member(Info("SELECT c.id FROM c ORDER BY c.n"), "hasNonStreamingOrderBy"), "false");
+}
+
+TEST(QueryPlanTest, VectorDistanceIsTheOnlyKeyOfItsOrderBy) {
+  EXPECT_FALSE(
+      BuildQueryPlan("SELECT c.id FROM c ORDER BY VectorDistance(c.e, [1]), c.n", {}).ok());
+  EXPECT_FALSE(BuildQueryPlan("SELECT c.id FROM c ORDER BY ABS(c.n)", {}).ok());
 }
 
 }  // namespace

@@ -1,0 +1,25 @@
+#pragma once
+
+// Resolves what a query's VectorDistance calls leave to the container: the distance
+// function and data type of the vector path they compare, from the container's
+// vectorEmbeddingPolicy, unless the call's options name them (the options win, as in
+// the service's query plans). Each call is rewritten to carry its resolved options as a
+// literal 4th argument, so that the query text derived from it (the per-range queries
+// of a query plan) runs the same anywhere; ORDER BY VectorDistance is ranked most
+// similar first: descending for cosine and dot product, ascending for Euclidean.
+
+#include "common/status.h"
+#include "query/binder.h"
+#include "query/vector_policy.h"
+
+namespace orrery::query {
+
+// Whether `expr` is a call of the VectorDistance built-in (after binding).
+bool IsVectorDistanceCall(const ast::Expr& expr);
+
+// `policy` may be null (no vector policy: cosine over float32). Errors: BadRequest in
+// the service's error shape for options that are not valid (an unknown distance
+// function or data type, a non-object).
+Status ResolveVectorDistances(std::string_view text, BoundQuery& bound, const VectorPolicy* policy);
+
+}  // namespace orrery::query

@@ -1,0 +1,273 @@
+// Vector search through @azure/cosmos (docs/research/vector-fulltext-protocol.md): the
+// container policies (vectorEmbeddingPolicy, vectorIndexes, fullTextPolicy,
+// fullTextIndexes) with the service's 400s, and ORDER BY VectorDistance ranked most
+// similar first, single- and cross-partition, through the SDK's direct path and its
+// query-plan pipeline (hasNonStreamingOrderBy). Every expected ranking and score is
+// computed here, by brute force over the vectors the test wrote.
+
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
+import { restClient, expectCosmosError } from "./lib/util.mjs";
+
+const TIMEOUT = 120_000;
+const pk = { paths: ["/pk"], version: 2 };
+const DIMS = 16;
+
+// A small deterministic generator (mulberry32), so that a failure can be replayed.
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const next = random(20261204);
+const vector = () => Array.from({ length: DIMS }, () => Math.round((next() * 2 - 1) * 1000) / 1000);
+const ITEMS = Array.from({ length: 240 }, (_, i) => ({ id: `v${i}`, pk: `p${i % 11}`, n: i, e: vector() }));
+const QUERY_VECTOR = vector();
+
+const SCORE = {
+  cosine: (a, b) => {
+    let dot = 0, aa = 0, bb = 0;
+    for (let i = 0; i < a.length; i++) { dot += a[i] * b[i]; aa += a[i] * a[i]; bb += b[i] * b[i]; }
+    return dot / (Math.sqrt(aa) * Math.sqrt(bb));
+  },
+  dotproduct: (a, b) => a.reduce((s, x, i) => s + x * b[i], 0),
+  euclidean: (a, b) => Math.sqrt(a.reduce((s, x, i) => s + (x - b[i]) ** 2, 0)),
+};
+const MOST_SIMILAR_FIRST = { cosine: (x, y) => y - x, dotproduct: (x, y) => y - x, euclidean: (x, y) => x - y };
+
+// The k most similar items to QUERY_VECTOR among `items`, with their scores.
+function bruteForce(items, fn, k) {
+  return items
+    .map((d) => ({ id: d.id, s: SCORE[fn](d.e, QUERY_VECTOR) }))
+    .sort((x, y) => MOST_SIMILAR_FIRST[fn](x.s, y.s))
+    .slice(0, k);
+}
+
+function assertRanking(rows, expected, what) {
+  assert.equal(rows.length, expected.length, `${what}: row count`);
+  for (let i = 0; i < expected.length; i++) {
+    assert.ok(Math.abs(rows[i].s - expected[i].s) <= 1e-9 * Math.max(1, Math.abs(expected[i].s)), `${what}: score ${i}: ${rows[i].s} vs ${expected[i].s}`);
+  }
+  // Equal scores may come in either order; the sets of ids at each score must agree.
+  const byScore = (list) => list.map((r) => `${r.s.toFixed(9)}:${r.id}`).sort();
+  assert.deepEqual(byScore(rows), byScore(expected), `${what}: the items ranked`);
+}
+
+const embedding = (fn, extra = {}) => ({ vectorEmbeddings: [{ path: "/e", dataType: "float32", distanceFunction: fn, dimensions: DIMS, ...extra }] });
+
+describe("vector search", { timeout: TIMEOUT * 3 }, () => {
+  let server;
+  let rest;
+  let database;
+  let dbId;
+  let client;
+  withServerAndDatabase("vector", {
+    serverOptions: { args: ["--initial-partitions", "4"] },
+    ready: (env) => {
+      ({ server, dbId, database, client } = env);
+      rest = restClient(server);
+    },
+  });
+
+  const fill = async (container, items) => {
+    for (let i = 0; i < items.length; i += 40) await Promise.all(items.slice(i, i + 40).map((d) => container.items.create(d)));
+  };
+
+  test("policies are stored and read back as given", async () => {
+    const definition = {
+      id: "policies",
+      partitionKey: pk,
+      vectorEmbeddingPolicy: { vectorEmbeddings: [
+        { path: "/e", dataType: "float32", distanceFunction: "cosine", dimensions: 768 },
+        { path: "/small", dataType: "int8", distanceFunction: "euclidean", dimensions: 8 },
+      ] },
+      fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/text", language: "en-US" }, { path: "/titre", language: "fr-FR" }] },
+      indexingPolicy: {
+        excludedPaths: [{ path: "/e/*" }, { path: "/small/*" }],
+        vectorIndexes: [
+          { path: "/e", type: "diskANN", quantizationByteSize: 96, indexingSearchListSize: 100, vectorIndexShardKey: ["/pk"] },
+          { path: "/small", type: "flat" },
+        ],
+        fullTextIndexes: [{ path: "/text" }],
+      },
+    };
+    const { resource } = await database.containers.create(definition, { offerThroughput: 1000 });
+    const { resource: read } = await database.container("policies").read();
+    for (const r of [resource, read]) {
+      assert.deepEqual(r.vectorEmbeddingPolicy, definition.vectorEmbeddingPolicy);
+      assert.deepEqual(r.fullTextPolicy, definition.fullTextPolicy);
+      assert.deepEqual(r.indexingPolicy.vectorIndexes, definition.indexingPolicy.vectorIndexes);
+      assert.deepEqual(r.indexingPolicy.fullTextIndexes, definition.indexingPolicy.fullTextIndexes);
+    }
+    // The full-text policy may be replaced; the vector policy and indexes may not.
+    const fullText = { defaultLanguage: "de-DE", fullTextPaths: [{ path: "/text" }] };
+    const { resource: replaced } = await database.container("policies").replace({ ...read, fullTextPolicy: fullText, indexingPolicy: { ...read.indexingPolicy, fullTextIndexes: [] } });
+    assert.deepEqual(replaced.fullTextPolicy, fullText);
+    const changedVectors = { vectorEmbeddings: [{ ...definition.vectorEmbeddingPolicy.vectorEmbeddings[0], dimensions: 512 }, definition.vectorEmbeddingPolicy.vectorEmbeddings[1]] };
+    await expectCosmosError(database.container("policies").replace({ ...replaced, vectorEmbeddingPolicy: changedVectors }), { code: 400, what: "changing the vector policy" });
+    await expectCosmosError(
+      database.container("policies").replace({ ...replaced, indexingPolicy: { ...replaced.indexingPolicy, vectorIndexes: [{ path: "/e", type: "quantizedFlat" }] } }),
+      { code: 400, what: "changing the vector indexes" },
+    );
+    const { resource: after } = await database.container("policies").read();
+    assert.deepEqual(after.vectorEmbeddingPolicy, definition.vectorEmbeddingPolicy);
+    assert.deepEqual(after.indexingPolicy.vectorIndexes, definition.indexingPolicy.vectorIndexes);
+  });
+
+  test("bad policies get the service's 400 and create nothing", async () => {
+    // Messages of the service as its own SDK tests assert them (azure-sdk-for-python
+    // test_vector_policy.py and test_full_text_policy.py).
+    const cases = [
+      [{ vectorEmbeddingPolicy: embedding("cosine"), indexingPolicy: { vectorIndexes: [{ path: "/other", type: "flat" }] } }, "The Vector Indexing Policy's path::/other not matching in Embedding's path."],
+      [{ vectorEmbeddingPolicy: embedding("cosine"), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "notFlat" }] } }, "Index Type::notFlat is invalid"],
+      [{ vectorEmbeddingPolicy: embedding("cosine", { dimensions: 256 }), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "quantizedFlat", quantizationByteSize: 0 }] } },
+        "The Vector Indexing Policy parameter QuantizationByteSize value :: 0 is out of range. The allowed range is between 1 and 256."],
+      [{ vectorEmbeddingPolicy: embedding("cosine", { dimensions: 550 }), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "diskANN", quantizationByteSize: 513 }] } },
+        "The Vector Indexing Policy parameter QuantizationByteSize value :: 513 is out of range. The allowed range is between 1 and 512."],
+      [{ vectorEmbeddingPolicy: embedding("cosine"), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "diskANN", indexingSearchListSize: 5 }] } },
+        "IndexingSearchListSize value :: 5 is out of range. The allowed range is between 25 and 500."],
+      [{ vectorEmbeddingPolicy: embedding("cosine"), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "diskANN", vectorIndexShardKey: ["country"] }] } },
+        "The Vector Indexing Policy has an invalid Shard Path: country."],
+      [{ vectorEmbeddingPolicy: embedding("cosine"), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "diskANN", vectorIndexShardKey: ["/a", "/b", "/c"] }] } },
+        "The number of shard paths defined in the Vector Indexing Policy: 3 exceeds the maximum: 1."],
+      [{ vectorEmbeddingPolicy: embedding("cosine"), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "diskANN", vectorIndexShardKey: "/country" }] } },
+        "One of the specified inputs is invalid"],
+      [{ vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/e", dataType: "float33", distanceFunction: "cosine", dimensions: 3 }] } }, "Vector Embedding Policy has an invalid DataType"],
+      [{ vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/e", dataType: "float32", distanceFunction: "cosine", dimensions: 8000 }] } },
+        "Vector Embedding Policy has Dimensions:8000 which is more than the maximum supported value"],
+      [{ vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/e", dataType: "float32", distanceFunction: "cosine", dimensions: -1 }] } }, "The Vector Embedding Policy has Dimensions:-1"],
+      [{ vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/e", dataType: "float32", distanceFunction: "handMeasured", dimensions: 3 }] } },
+        "The Vector Embedding Policy has an invalid DistanceFunction:handMeasured"],
+      // A flat index holds vectors of up to 505 dimensions (Microsoft's vector index docs).
+      [{ vectorEmbeddingPolicy: embedding("cosine", { dimensions: 506 }), indexingPolicy: { vectorIndexes: [{ path: "/e", type: "flat" }] } }, "505"],
+      [{ fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "abstract", language: "en-US" }] } }, "The Full Text Policy contains an invalid Path: abstract"],
+      [{ fullTextPolicy: { defaultLanguage: "spa-SPA", fullTextPaths: [{ path: "/abstract" }] } }, "The Full Text Policy contains an unsupported language spa-SPA. Supported languages are:"],
+      [{ fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/abstract", language: "spa-SPA" }] } }, "The Full Text Policy contains an unsupported language spa-SPA. Supported languages are:"],
+      [{ fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/abstract" }] }, indexingPolicy: { fullTextIndexes: [{ path: "/path" }] } },
+        "The path of the Full Text Index /path does not match the path specified in the Full Text Policy"],
+      [{ fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/abstract" }] }, indexingPolicy: { fullTextIndexes: [{ path: "abstract" }] } },
+        "Full-text index specification at index (0) contains invalid path"],
+      [{ fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/abstract" }] }, indexingPolicy: { fullTextIndexes: [{ not_path: "/abstract" }] } },
+        "Missing path in full-text index specification at index (0)"],
+    ];
+    let n = 0;
+    for (const [extra, message] of cases) {
+      const id = `bad-${n++}`;
+      const e = await expectCosmosError(database.containers.create({ id, partitionKey: pk, ...extra }, { offerThroughput: 400 }), { code: 400, what: message });
+      assert.ok(e.message.includes(message), `expected "${message}" in: ${e.message}`);
+      await expectCosmosError(database.container(id).read(), { code: 404, what: `${message}: not created` });
+    }
+    // Accepted, as the service does: a policy with only a default language; a path that
+    // inherits it (Go's SDK sends "language": "").
+    await database.containers.create({ id: "ft-default", partitionKey: pk, fullTextPolicy: { defaultLanguage: "en-US" } });
+    const { resource } = await database.containers.create({ id: "ft-inherit", partitionKey: pk, fullTextPolicy: { defaultLanguage: "fr-FR", fullTextPaths: [{ path: "/t", language: "" }] } });
+    assert.equal(resource.fullTextPolicy.defaultLanguage, "fr-FR");
+  });
+
+  test("a vector policy needs the container's own throughput, not a shared database's", async () => {
+    const { database: shared } = await client.databases.create({ id: `${dbId}-shared`, throughput: 400 });
+    try {
+      const e = await expectCosmosError(shared.containers.create({ id: "v", partitionKey: pk, vectorEmbeddingPolicy: embedding("cosine") }), { code: 400, what: "vectors on shared throughput" });
+      assert.match(e.message, /shared|own throughput/i);
+      const { statusCode } = await shared.containers.create({ id: "v2", partitionKey: pk, vectorEmbeddingPolicy: embedding("cosine") }, { offerThroughput: 400 });
+      assert.equal(statusCode, 201);
+    } finally {
+      await shared.delete();
+    }
+  });
+
+  for (const fn of ["cosine", "dotproduct", "euclidean"]) {
+    test(`ORDER BY VectorDistance ranks most similar first (${fn}), in every SDK path`, async () => {
+      const { container } = await database.containers.create(
+        { id: `rank-${fn}`, partitionKey: pk, vectorEmbeddingPolicy: embedding(fn), indexingPolicy: { excludedPaths: [{ path: "/e/*" }], vectorIndexes: [{ path: "/e", type: "flat" }] } },
+        { offerThroughput: 10000 },
+      );
+      // An item without a vector, and one with the wrong number of dimensions, have no score.
+      await fill(container, [...ITEMS, { id: "novector", pk: "p1", n: -1 }, { id: "short", pk: "p2", n: -2, e: [1, 2, 3] }]);
+      const qv = JSON.stringify(QUERY_VECTOR);
+      const text = `SELECT TOP 10 c.id, VectorDistance(c.e, ${qv}) AS s FROM c ORDER BY VectorDistance(c.e, ${qv})`;
+      const expected = bruteForce(ITEMS, fn, 10);
+      // The direct path (the SDK's first try) and the query-plan pipeline.
+      assertRanking((await container.items.query(text).fetchAll()).resources, expected, `${fn}: direct`);
+      assertRanking((await container.items.query(text, { forceQueryPlan: true }).fetchAll()).resources, expected, `${fn}: query plan`);
+      // A parameter for the query vector, and a WHERE filter combined with the ranking.
+      const filtered = `SELECT TOP 7 c.id, VectorDistance(c.e, @v) AS s FROM c WHERE c.n % 3 = 0 ORDER BY VectorDistance(c.e, @v)`;
+      const spec = { query: filtered, parameters: [{ name: "@v", value: QUERY_VECTOR }] };
+      const expectedFiltered = bruteForce(ITEMS.filter((d) => d.n % 3 === 0), fn, 7);
+      assertRanking((await container.items.query(spec).fetchAll()).resources, expectedFiltered, `${fn}: filtered`);
+      assertRanking((await container.items.query(spec, { forceQueryPlan: true }).fetchAll()).resources, expectedFiltered, `${fn}: filtered, query plan`);
+      // OFFSET/LIMIT.
+      const paged = `SELECT c.id, VectorDistance(c.e, ${qv}) AS s FROM c ORDER BY VectorDistance(c.e, ${qv}) OFFSET 4 LIMIT 5`;
+      const expectedPage = bruteForce(ITEMS, fn, 9).slice(4);
+      assertRanking((await container.items.query(paged).fetchAll()).resources, expectedPage, `${fn}: offset/limit`);
+      assertRanking((await container.items.query(paged, { forceQueryPlan: true }).fetchAll()).resources, expectedPage, `${fn}: offset/limit, query plan`);
+      // One logical partition.
+      const onePartition = (await container.items.query(text, { partitionKey: "p3" }).fetchAll()).resources;
+      assertRanking(onePartition, bruteForce(ITEMS.filter((d) => d.pk === "p3"), fn, 10), `${fn}: one partition`);
+    });
+  }
+
+  test("the distance function of the options wins over the policy's", async () => {
+    const { container } = await database.containers.create(
+      { id: "override", partitionKey: pk, vectorEmbeddingPolicy: embedding("cosine") },
+      { offerThroughput: 10000 },
+    );
+    await fill(container, ITEMS.slice(0, 120));
+    const qv = JSON.stringify(QUERY_VECTOR);
+    for (const fn of ["euclidean", "dotproduct", "cosine"]) {
+      const call = `VectorDistance(c.e, ${qv}, false, {"distanceFunction": "${fn}"})`;
+      const text = `SELECT TOP 5 c.id, ${call} AS s FROM c ORDER BY ${call}`;
+      const expected = bruteForce(ITEMS.slice(0, 120), fn, 5);
+      assertRanking((await container.items.query(text).fetchAll()).resources, expected, `${fn} option`);
+      assertRanking((await container.items.query(text, { forceQueryPlan: true }).fetchAll()).resources, expected, `${fn} option, query plan`);
+    }
+    // Without a policy for the path, VectorDistance is cosine over float32.
+    const [score] = (await container.items.query("SELECT VALUE VectorDistance([1, 0], [1, 1])").fetchAll()).resources;
+    assert.ok(Math.abs(score - Math.SQRT1_2) < 1e-12, `cosine of 45°: ${score}`);
+    const bad = `SELECT TOP 5 c.id FROM c ORDER BY VectorDistance(c.e, ${qv}, false, {"distanceFunction": "manhattan"})`;
+    await expectCosmosError(container.items.query(bad).fetchAll(), { code: 400, what: "unknown distance function" });
+  });
+
+  test("the query plan of a vector ranking has the service's shape", async () => {
+    const docs = `dbs/${dbId}/colls/rank-euclidean/docs`;
+    const plan = async (text, features) =>
+      rest.post(docs, {
+        body: { query: text },
+        headers: {
+          "content-type": "application/query+json",
+          "x-ms-cosmos-is-query-plan-request": "True",
+          "x-ms-cosmos-query-version": "1.4",
+          "x-ms-cosmos-supported-query-features": features,
+        },
+      });
+    const all = "Aggregate,Distinct,MultipleOrderBy,OffsetAndLimit,OrderBy,Top,GroupBy,NonStreamingOrderBy";
+    const euclidean = await plan("SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2, 3])", all);
+    assert.equal(euclidean.status, 200, euclidean.text);
+    const info = euclidean.body.queryInfo;
+    assert.equal(info.hasNonStreamingOrderBy, true);
+    assert.deepEqual(info.orderBy, ["Ascending"], "Euclidean: smallest distance first");
+    assert.equal(info.top, 3);
+    assert.match(info.rewrittenQuery, /ORDER BY VectorDistance\(c\.e, \[1, 2, 3\][^)]*\)$/, "the per-range ORDER BY carries no direction");
+    assert.doesNotMatch(info.rewrittenQuery, / (ASC|DESC)$/);
+    const cosine = await plan(`SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2, 3], false, {"distanceFunction": "cosine"})`, all);
+    assert.deepEqual(cosine.body.queryInfo.orderBy, ["Descending"], "cosine: highest similarity first");
+    const paged = await plan("SELECT c.id FROM c ORDER BY VectorDistance(c.e, [1, 2, 3]) OFFSET 5 LIMIT 7", all);
+    assert.equal(paged.body.queryInfo.offset, 5);
+    assert.equal(paged.body.queryInfo.limit, 7);
+    assert.match(paged.body.queryInfo.rewrittenQuery, /OFFSET 0 LIMIT 12$/);
+    // A client that cannot merge a non-streaming ORDER BY is refused, not given wrong results.
+    const old = await plan("SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2, 3])", "Aggregate,Distinct,MultipleOrderBy,OffsetAndLimit,OrderBy,Top");
+    assert.equal(old.status, 400, old.text);
+    assert.match(old.body.message, /NonStreamingOrderBy/);
+    // Java's list, separated by ", ".
+    const java = await plan("SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2, 3])", "Aggregate, OrderBy, Top, NonStreamingOrderBy, HybridSearch");
+    assert.equal(java.status, 200, java.text);
+  });
+});
