@@ -38,7 +38,7 @@ bool IsQueryRequest(const RequestContext& ctx) {
 
 Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
     const std::string& body, std::shared_ptr<const query::ComputedProperties> computed,
-    const query::VectorPolicy* vectors) {
+    const query::VectorPolicy* vectors, const query::FullTextPolicy* full_text) {
   ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(body));
   const json::Value* text = spec.Find("query");
   if (text == nullptr || !text->is_string()) {
@@ -59,7 +59,8 @@ Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
       parameters.push_back({name->as_string(), value ? *value : json::Value()});
     }
   }
-  return query::Compile(text->as_string(), std::move(parameters), std::move(computed), vectors);
+  return query::Compile(text->as_string(), std::move(parameters), std::move(computed), vectors,
+                        full_text);
 }
 
 http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,

@@ -23,7 +23,7 @@ bool IsQueryRequest(const RequestContext& ctx);
 // over the container's computed properties when it has any and its vector policy.
 Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
     const std::string& body, std::shared_ptr<const query::ComputedProperties> computed = nullptr,
-    const query::VectorPolicy* vectors = nullptr);
+    const query::VectorPolicy* vectors = nullptr, const query::FullTextPolicy* full_text = nullptr);
 
 // The feed envelope {"_rid": rid, "<array_name>": [...], "_count": n} with
 // x-ms-item-count and x-ms-continuation.

@@ -88,9 +88,10 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
 HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& container) {
   QueryPageTimes times;
   auto start = std::chrono::steady_clock::now();
-  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> query,
-                          CompileQueryBody(ctx.request.body, container.computed_properties(),
-                                           &container.vector_policy()));
+  ORRERY_ASSIGN_OR_RETURN(
+      std::unique_ptr<query::CompiledQuery> query,
+      CompileQueryBody(ctx.request.body, container.computed_properties(),
+                       &container.vector_policy(), &container.full_text_policy()));
   times.compile_ms = MillisSince(start);
   times.compile = query->compile_timings();
   const bool metrics = ctx.HeaderIsTrue(headers::kPopulateQueryMetrics);

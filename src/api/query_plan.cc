@@ -57,9 +57,10 @@ HandlerResult HandleQueryPlan(const RequestContext& ctx) {
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
                           ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
   // Compiling validates the body and the query so errors surface with the service's 400.
-  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> compiled,
-                          CompileQueryBody(ctx.request.body, container->computed_properties(),
-                                           &container->vector_policy()));
+  ORRERY_ASSIGN_OR_RETURN(
+      std::unique_ptr<query::CompiledQuery> compiled,
+      CompileQueryBody(ctx.request.body, container->computed_properties(),
+                       &container->vector_policy(), &container->full_text_policy()));
   ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(ctx.request.body));
   std::vector<query::Parameter> parameters;
   if (const json::Value* params = spec.Find("parameters"); params && params->is_array()) {
@@ -68,9 +69,10 @@ HandlerResult HandleQueryPlan(const RequestContext& ctx) {
       parameters.push_back({p.Find("name")->as_string(), value ? *value : json::Value()});
     }
   }
-  ORRERY_ASSIGN_OR_RETURN(json::Value plan,
-                          query::BuildQueryPlan(spec.Find("query")->as_string(), parameters,
-                                                &container->vector_policy()));
+  ORRERY_ASSIGN_OR_RETURN(
+      json::Value plan,
+      query::BuildQueryPlan(spec.Find("query")->as_string(), parameters,
+                            &container->vector_policy(), &container->full_text_policy()));
   ORRERY_RETURN_IF_ERROR(CheckClientFeatures(ctx, plan));
   const engine::QueryRouting routing =
       engine::RouteQuery(container->settings().partition_key, compiled->access_shape());

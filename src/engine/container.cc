@@ -13,6 +13,7 @@
 #include "engine/resource_id.h"
 #include "index/index_key.h"
 #include "json/json.h"
+#include "query/full_text_policy.h"
 #include "query/vector_policy.h"
 #include "storage/keys.h"
 
@@ -57,6 +58,15 @@ std::shared_ptr<const query::VectorPolicy> ParseVectorPolicy(const json::Value& 
   return parsed.ok() ? std::move(*parsed) : std::make_shared<query::VectorPolicy>();
 }
 
+// Validated when the container was created or replaced.
+std::shared_ptr<const query::FullTextPolicy> ParseFullTextPolicy(const json::Value& resource) {
+  const json::Value* indexing = resource.Find("indexingPolicy");
+  auto parsed = query::FullTextPolicy::Parse(
+      resource.Find("fullTextPolicy"),
+      indexing != nullptr && indexing->is_object() ? indexing->Find("fullTextIndexes") : nullptr);
+  return parsed.ok() ? std::move(*parsed) : std::make_shared<query::FullTextPolicy>();
+}
+
 // Validated when the container was created (and it cannot be replaced).
 UniqueKeyPolicy ParseUniqueKeys(const json::Value& resource) {
   Result<UniqueKeyPolicy> parsed = UniqueKeyPolicy::Parse(resource.Find("uniqueKeyPolicy"));
@@ -71,6 +81,7 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
       computed_(CompileComputedProperties(settings_.resource)),
       indexing_(ParsePolicy(settings_.resource, *computed_)),
       vectors_(ParseVectorPolicy(settings_.resource)),
+      full_text_(ParseFullTextPolicy(settings_.resource)),
       // Validated when the container was created; it cannot be replaced.
       unique_keys_(ParseUniqueKeys(settings_.resource)),
       default_ttl_(ParseDefaultTtl(settings_.resource)),

@@ -262,6 +262,8 @@ class Container {
   }
   // The container's vectorEmbeddingPolicy and vector indexes (none: empty).
   const query::VectorPolicy& vector_policy() const { return *vectors_; }
+  // The container's fullTextPolicy (none: every path en-US).
+  const query::FullTextPolicy& full_text_policy() const { return *full_text_; }
 
   // Index maintenance (container_index.cc). The index of a container is complete for
   // its policy when the index marker (a meta key holding the policy's JSON) says so;
@@ -544,6 +546,7 @@ class Container {
   std::shared_ptr<const query::ComputedProperties> computed_;
   index::IndexingPolicy indexing_;
   std::shared_ptr<const query::VectorPolicy> vectors_;
+  std::shared_ptr<const query::FullTextPolicy> full_text_;
   UniqueKeyPolicy unique_keys_;
   std::optional<int64_t> default_ttl_;  // nullopt: TTL off
   storage::Store& store_;

@@ -15,6 +15,7 @@
 #include "query/errors.h"
 #include "query/evaluator.h"
 #include "query/field_usage.h"
+#include "query/full_text_references.h"
 #include "query/limits.h"
 #include "query/operators.h"
 #include "query/ordering.h"
@@ -410,7 +411,8 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
 Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters,
                                                std::shared_ptr<const ComputedProperties> computed,
-                                               const VectorPolicy* vectors) {
+                                               const VectorPolicy* vectors,
+                                               const FullTextPolicy* full_text) {
   if (text.size() > kMaxQueryCharacters && Utf16Length(text) > kMaxQueryCharacters) {
     return QueryError(text, SourceRange{0, 0}, kQueryTooLong,
                       "The SQL query text exceeded the maximum limit of " +
@@ -429,6 +431,7 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
   ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
   if (computed) ResolveComputedReferences(bound, *computed);
   ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
+  ResolveFullTextLanguages(bound, full_text);
   timings.bind_ms = lap();
   auto compiled = std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed));
   timings.shape_ms = lap();

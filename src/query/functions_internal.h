@@ -25,6 +25,7 @@ std::span<const FunctionInfo> TypeFunctions();
 std::span<const FunctionInfo> DateTimeFunctions();
 std::span<const FunctionInfo> SpatialFunctions();
 std::span<const FunctionInfo> VectorFunctions();
+std::span<const FunctionInfo> FullTextFunctions();
 
 // The value as an int64 when it is a number with an exact int64 representation (what
 // IS_INTEGER accepts), otherwise nullopt.

@@ -21,6 +21,7 @@ namespace orrery::query {
 
 class ComputedProperties;  // computed_properties.h
 class VectorPolicy;        // vector_policy.h
+class FullTextPolicy;      // full_text_policy.h
 
 struct Parameter {
   std::string name;  // with the leading '@'
@@ -148,10 +149,12 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
 // The same over a container with computed properties: `c.<name>` reads the computed
 // value (computed_references.h). The query keeps `computed` alive.
 // `vectors` (may be null) resolves what VectorDistance calls leave unsaid
-// (vector_references.h); it need not outlive the call.
+// (vector_references.h), `full_text` (may be null) the language of the paths full-text
+// functions search (full_text_references.h); neither need outlive the call.
 Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters,
                                                std::shared_ptr<const ComputedProperties> computed,
-                                               const VectorPolicy* vectors = nullptr);
+                                               const VectorPolicy* vectors = nullptr,
+                                               const FullTextPolicy* full_text = nullptr);
 
 }  // namespace orrery::query

@@ -11,6 +11,7 @@
 #include "json/json.h"
 #include "query/ast.h"
 #include "query/binder.h"
+#include "query/full_text_references.h"
 #include "query/functions.h"
 #include "query/parser.h"
 #include "query/vector_references.h"
@@ -368,12 +369,13 @@ class PlanBuilder {
 }  // namespace
 
 Result<Value> BuildQueryPlan(std::string_view text, const std::vector<Parameter>& parameters,
-                             const VectorPolicy* vectors) {
+                             const VectorPolicy* vectors, const FullTextPolicy* full_text) {
   // Compile() applies the length limit and every check the query itself would get.
-  ORRERY_RETURN_IF_ERROR(Compile(text, parameters, nullptr, vectors).status());
+  ORRERY_RETURN_IF_ERROR(Compile(text, parameters, nullptr, vectors, full_text).status());
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<ast::Query> query, Parse(text));
   ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
   ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
+  ResolveFullTextLanguages(bound, full_text);
   return PlanBuilder(bound).Build();
 }
 

@@ -28,6 +28,7 @@ inline constexpr std::string_view kOrderByFilterPlaceholder =
 // `vectors` (may be null): the container's vector policy, which decides the ranking
 // direction of ORDER BY VectorDistance (vector_references.h).
 Result<json::Value> BuildQueryPlan(std::string_view text, const std::vector<Parameter>& parameters,
-                                   const VectorPolicy* vectors = nullptr);
+                                   const VectorPolicy* vectors = nullptr,
+                                   const FullTextPolicy* full_text = nullptr);
 
 }  // namespace orrery::query

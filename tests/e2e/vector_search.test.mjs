@@ -270,4 +270,40 @@ describe("vector search", { timeout: TIMEOUT * 3 }, () => {
     const java = await plan("SELECT TOP 3 c.id FROM c ORDER BY VectorDistance(c.e, [1, 2, 3])", "Aggregate, OrderBy, Top, NonStreamingOrderBy, HybridSearch");
     assert.equal(java.status, 200, java.text);
   });
+
+  test("FullTextContains, All and Any filter by words, stems and edits, in the path's language", async () => {
+    const { container } = await database.containers.create(
+      {
+        id: "full-text",
+        partitionKey: pk,
+        fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/text", language: "en-US" }, { path: "/de", language: "de-DE" }] },
+        indexingPolicy: { fullTextIndexes: [{ path: "/text" }] },
+      },
+      { offerThroughput: 10000 },
+    );
+    const docs = [
+      { id: "1", pk: "a", text: "The red bicycles are running fast", de: "Die Fahrräder sind rot" },
+      { id: "2", pk: "b", text: "A blue car drives slowly", de: "Das Fahrrad ist blau" },
+      { id: "3", pk: "c", text: "Red cars and a bicycle", de: "Autos" },
+      { id: "4", pk: "d", text: 42 },
+    ];
+    for (const d of docs) await container.items.create(d);
+    const ids = async (where) => (await container.items.query(`SELECT VALUE c.id FROM c WHERE ${where}`).fetchAll()).resources.sort();
+    // Phrases: the words in a row; forms of a word (plural, -ing) match by stem.
+    assert.deepEqual(await ids("FullTextContains(c.text, 'red bicycle')"), ["1"]);
+    assert.deepEqual(await ids("FullTextContains(c.text, 'bicycle')"), ["1", "3"]);
+    assert.deepEqual(await ids("FullTextContains(c.text, 'run')"), ["1"]);
+    assert.deepEqual(await ids("FullTextContainsAll(c.text, 'red', 'car')"), ["3"]);
+    assert.deepEqual(await ids("FullTextContainsAny(c.text, 'blue', 'running')"), ["1", "2"]);
+    assert.deepEqual(await ids("NOT FullTextContains(c.text, 'red')"), ["2"], "an item without text matches neither way");
+    // Fuzzy: "bicyle" is one edit from "bicycle", two from "bicycles".
+    assert.deepEqual(await ids("FullTextContains(c.text, {'term': 'bicyle', 'distance': 1})"), ["3"]);
+    assert.deepEqual(await ids("FullTextContains(c.text, {'term': 'bicyle', 'distance': 2})"), ["1", "3"]);
+    // /de is German: "Fahrräder" is the plural of "Fahrrad".
+    assert.deepEqual(await ids("FullTextContains(c.de, 'Fahrrad')"), ["1", "2"]);
+    // The same through the SDK's query-plan pipeline and within one partition.
+    const query = "SELECT VALUE c.id FROM c WHERE FullTextContains(c.de, 'Fahrrad')";
+    assert.deepEqual((await container.items.query(query, { forceQueryPlan: true }).fetchAll()).resources.sort(), ["1", "2"]);
+    assert.deepEqual((await container.items.query(query, { partitionKey: "b" }).fetchAll()).resources, ["2"]);
+  });
 });

@@ -1,0 +1,94 @@
+#include "query/full_text_references.h"
+
+#include <optional>
+
+#include "query/functions.h"
+
+namespace orrery::query {
+namespace {
+
+constexpr std::string_view kDefaultLanguage = "en-US";
+
+std::optional<std::vector<std::string>> RootPath(const ast::Expr& expr, int root_slot) {
+  std::vector<std::string> reversed;
+  const ast::Expr* at = &expr;
+  while (at->kind == ast::ExprKind::kProperty) {
+    const auto& property = ast::As<ast::PropertyExpr>(*at);
+    reversed.push_back(property.name);
+    at = property.object.get();
+  }
+  if (reversed.empty() || at->kind != ast::ExprKind::kIdentifier ||
+      ast::As<ast::IdentifierExpr>(*at).slot != root_slot) {
+    return std::nullopt;
+  }
+  return std::vector<std::string>(reversed.rbegin(), reversed.rend());
+}
+
+bool IsFullTextContains(const ast::CallExpr& call) {
+  if (call.function == nullptr) return false;
+  const std::string_view name = call.function->name;
+  return name == "FullTextContains" || name == "FullTextContainsAll" ||
+         name == "FullTextContainsAny";
+}
+
+class LanguageResolver {
+ public:
+  LanguageResolver(int root_slot, const FullTextPolicy& policy)
+      : root_slot_(root_slot), policy_(policy) {}
+
+  void WalkQuery(ast::Query& q) {
+    Walk(q.select.value.get());
+    for (ast::SelectItem& item : q.select.items) Walk(item.expr.get());
+    for (ast::FromSource& source : q.from) {
+      Walk(source.collection.get());
+      if (source.subquery) WalkQuery(*source.subquery);
+    }
+    Walk(q.where.get());
+    for (ast::ExprPtr& key : q.group_by) Walk(key.get());
+    for (ast::SortItem& item : q.order_by) Walk(item.expr.get());
+  }
+
+ private:
+  void Walk(ast::Expr* expr) {
+    if (expr == nullptr) return;
+    if (expr->kind == ast::ExprKind::kSubquery) {
+      WalkQuery(*ast::As<ast::SubqueryExpr>(*expr).query);
+      return;
+    }
+    ast::VisitChildren(*expr, [this](ast::ExprPtr& child) { Walk(child.get()); });
+    if (expr->kind == ast::ExprKind::kCall) Resolve(ast::As<ast::CallExpr>(*expr));
+  }
+
+  void Resolve(ast::CallExpr& call) {
+    if (!IsFullTextContains(call) || call.args.empty()) return;
+    std::optional<std::vector<std::string>> path = RootPath(*call.args.front(), root_slot_);
+    const std::string& language = path ? policy_.LanguageOf(*path) : policy_.default_language();
+    if (language == kDefaultLanguage) return;
+    const std::string twin = "_" + std::string(call.function->name);
+    call.function = FindFunction(twin);
+    call.name = twin;
+    call.args.insert(call.args.begin(),
+                     std::make_unique<ast::LiteralExpr>(call.range, json::Value::String(language)));
+  }
+
+  const int root_slot_;
+  const FullTextPolicy& policy_;
+};
+
+}  // namespace
+
+void ResolveFullTextLanguages(BoundQuery& bound, const FullTextPolicy* policy) {
+  ast::Query& q = *bound.query;
+  if (policy == nullptr) return;
+  int root_slot = -2;
+  if (!q.from.empty()) {
+    const ast::FromSource& root = q.from.front();
+    if (root.kind == ast::SourceKind::kCollection && root.collection != nullptr &&
+        root.collection->kind == ast::ExprKind::kIdentifier) {
+      root_slot = root.slot;
+    }
+  }
+  LanguageResolver(root_slot, *policy).WalkQuery(q);
+}
+
+}  // namespace orrery::query
