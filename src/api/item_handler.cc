@@ -85,6 +85,29 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
   return ItemResponse(ctx, container, status, std::move(item), charge);
 }
 
+// ORDER BY RANK with FullTextScore: the BM25 statistics of the whole container (its
+// documents, words and documents holding each term), gathered by the statistics query of
+// the ranking before the query runs (rank_plan.h), as the SDKs' hybrid pipeline does
+// when it runs the query itself. Returns the charge of reading them.
+Result<double> GatherRankStatistics(const engine::Container& container,
+                                    query::CompiledQuery& query) {
+  const std::string* text = query.rank_statistics_query();
+  if (text == nullptr) return 0.0;
+  ORRERY_ASSIGN_OR_RETURN(
+      std::unique_ptr<query::CompiledQuery> statistics,
+      query::Compile(*text, {}, container.computed_properties(), &container.vector_policy(),
+                     &container.full_text_policy()));
+  ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
+                          container.Query(*statistics, container.FullScope(), 1, ""));
+  if (page.documents.size() != 1) {
+    return Status::Internal("the full-text statistics query gave " +
+                            std::to_string(page.documents.size()) + " rows");
+  }
+  ORRERY_ASSIGN_OR_RETURN(json::Value row, json::Parse(page.documents.front()));
+  ORRERY_RETURN_IF_ERROR(query.SetRankStatistics(row));
+  return engine::FeedPageCharge(page, 0);
+}
+
 HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& container) {
   QueryPageTimes times;
   auto start = std::chrono::steady_clock::now();
@@ -106,6 +129,7 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   }
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
   ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
+  ORRERY_ASSIGN_OR_RETURN(const double statistics_charge, GatherRankStatistics(container, *query));
   start = std::chrono::steady_clock::now();
   if (metrics) query::StartFunctionTiming();
   Result<engine::FeedPage> result =
@@ -116,7 +140,8 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
   start = std::chrono::steady_clock::now();
   ORRERY_ASSIGN_OR_RETURN(
       const double charge,
-      ReadCharge(ctx, engine::FeedPageCharge(page, throughput::kQueryBaseCharge)));
+      ReadCharge(ctx,
+                 engine::FeedPageCharge(page, throughput::kQueryBaseCharge) + statistics_charge));
   container.ChargeScope(scope.scope, charge);
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   times.write_ms = MillisSince(start);

@@ -332,8 +332,9 @@ struct Query {
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   std::vector<SortItem> order_by;
-  bool order_by_rank = false;  // ORDER BY RANK score: order_by holds the one score
-  ExprPtr offset;              // number literal or parameter; both or neither with limit
+  bool order_by_rank = false;            // ORDER BY RANK score: order_by holds the one score
+  bool order_by_rank_direction = false;  // ... followed by ASC or DESC (refused by the binder)
+  ExprPtr offset;                        // number literal or parameter; both or neither with limit
   ExprPtr limit;
   SourceRange range;
   // The tallest expression of any clause or source, subqueries included (see

@@ -206,7 +206,8 @@ class Binder {
       return Status::Ok();
     }
     if (q.order_by_rank) {
-      return Unsupported(q.order_by.front().expr->range, "ORDER BY RANK is");
+      // Its score function is checked with the ranking (rank_plan.h).
+      return BindExpr(q.order_by.front().expr, Clause::kOrderBy);
     }
     if (!q.group_by.empty()) {
       return Error(q.order_by.front().expr->range, kSemanticError,
@@ -214,10 +215,12 @@ class Binder {
     }
     for (ast::SortItem& item : q.order_by) {
       ORRERY_RETURN_IF_ERROR(BindExpr(item.expr, Clause::kOrderBy));
-      if (IsVectorDistanceCall(*item.expr)) {
+      // A similarity score: VectorDistance, or the BM25 score of a hybrid query's
+      // per-range query (rank_plan.h), which keeps the direction it is given.
+      if (IsVectorDistanceCall(*item.expr) || IsFullTextScoreWithStatistics(*item.expr)) {
         if (q.order_by.size() > 1) {
           return Error(item.expr->range, kSemanticError,
-                       "VectorDistance must be the only item of an ORDER BY clause.");
+                       "A score must be the only item of an ORDER BY clause.");
         }
         item.ranks_by_score = true;
         continue;

@@ -21,6 +21,7 @@
 #include "query/ordering.h"
 #include "query/parser.h"
 #include "query/query.h"
+#include "query/rank_plan.h"
 #include "query/subquery.h"
 #include "query/unicode.h"
 #include "query/vector_references.h"
@@ -69,8 +70,10 @@ void DropNonFiniteComputed(const ast::Expr& expr, json::Value& value) {
 
 class CompiledQueryImpl final : public CompiledQuery {
  public:
-  CompiledQueryImpl(BoundQuery bound, std::shared_ptr<const ComputedProperties> computed)
+  CompiledQueryImpl(BoundQuery bound, std::shared_ptr<const ComputedProperties> computed,
+                    RankPlan rank)
       : computed_(std::move(computed)),
+        rank_(std::move(rank)),
         bound_(std::move(bound)),
         query_(*bound_.query),
         shape_(BuildAccessShape(bound_)),
@@ -78,6 +81,14 @@ class CompiledQueryImpl final : public CompiledQuery {
 
   const AccessShape& access_shape() const override { return shape_; }
   const CompileTimings& compile_timings() const override { return timings_; }
+  const std::string* rank_statistics_query() const override {
+    return rank_.statistics_query.empty() || statistics_set_ ? nullptr : &rank_.statistics_query;
+  }
+  Status SetRankStatistics(const json::Value& statistics) override {
+    ORRERY_RETURN_IF_ERROR(InjectStatistics(rank_, statistics));
+    statistics_set_ = true;
+    return Status::Ok();
+  }
   void set_compile_timings(const CompileTimings& timings) { timings_ = timings; }
   const std::vector<std::string>* item_members() const override {
     return members_ ? &*members_ : nullptr;
@@ -228,8 +239,14 @@ class CompiledQueryImpl final : public CompiledQuery {
       if (row.value.is_undefined()) {
         return;  // SELECT VALUE of undefined emits no row
       }
+      if (!rank_.components.empty()) {
+        // The scores of the ranking's components, fused when the scope is complete.
+        for (const RankComponent& component : rank_.components) {
+          row.sort_keys.push_back(Evaluate(*component.call, frame).Take());
+        }
+      }
       row.sort_keys.reserve(query_.order_by.size());
-      for (const ast::SortItem& sort : query_.order_by) {
+      for (const ast::SortItem& sort : rank_.components.empty() ? query_.order_by : kNoSortItems) {
         row.sort_keys.push_back(Evaluate(*sort.expr, frame).Take());
         if (sort.ranks_by_score && !row.sort_keys.back().is_number()) {
           return;  // an item without a vector to compare is not ranked
@@ -286,7 +303,27 @@ class CompiledQueryImpl final : public CompiledQuery {
 
   // ---- The whole scope ----
 
+  // ORDER BY RANK: rows no component ranks leave; the others by their fused rank.
+  void RankRows(std::vector<Row>& rows) const {
+    std::vector<std::vector<json::Value>> scores;
+    scores.reserve(rows.size());
+    for (Row& row : rows) scores.push_back(std::move(row.sort_keys));
+    const std::vector<std::optional<double>> fused = FuseRanks(rank_, scores);
+    std::vector<std::pair<double, Row>> ranked;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (fused[i]) ranked.emplace_back(*fused[i], std::move(rows[i]));
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    rows.clear();
+    for (auto& [key, row] : ranked) rows.push_back(std::move(row));
+  }
+
   void SortRows(std::vector<Row>& rows) const {
+    if (!rank_.components.empty()) {
+      RankRows(rows);
+      return;
+    }
     if (query_.order_by.empty()) {
       return;
     }
@@ -394,6 +431,9 @@ class CompiledQueryImpl final : public CompiledQuery {
 
   // What the tree's computed references point to (null without any).
   const std::shared_ptr<const ComputedProperties> computed_;
+  RankPlan rank_;  // points into bound_'s tree, whose nodes never move
+  bool statistics_set_ = false;
+  inline static const std::vector<ast::SortItem> kNoSortItems;
   BoundQuery bound_;
   const ast::Query& query_;
   const AccessShape shape_;
@@ -433,7 +473,9 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
   ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
   ResolveFullTextLanguages(bound, full_text);
   timings.bind_ms = lap();
-  auto compiled = std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed));
+  ORRERY_ASSIGN_OR_RETURN(RankPlan rank, PlanRank(text, bound, full_text));
+  auto compiled =
+      std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed), std::move(rank));
   timings.shape_ms = lap();
   compiled->set_compile_timings(timings);
   return std::unique_ptr<CompiledQuery>(std::move(compiled));

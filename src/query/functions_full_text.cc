@@ -5,7 +5,9 @@
 // functions read en-US text; full_text_references.h turns a call on a path of another
 // language into its "_"-named twin, which takes the language first.
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 
 #include "query/functions_internal.h"
@@ -79,6 +81,73 @@ Value MatchIn(Args a, Mode mode) {
   return Match(a.subspan(1), a[0]->as_string(), mode);
 }
 
+// BM25 with Lucene's defaults (the service documents "standard BM25" without its
+// parameters).
+constexpr double kBm25K1 = 1.2;
+constexpr double kBm25B = 0.75;
+
+// How often the words of `term` stand in a row in `text`.
+int Occurrences(const std::vector<AnalyzedWord>& text, const std::vector<AnalyzedWord>& term) {
+  if (term.empty() || term.size() > text.size()) return 0;
+  int count = 0;
+  for (size_t start = 0; start + term.size() <= text.size(); ++start) {
+    size_t k = 0;
+    while (k < term.size() && text[start + k].stem == term[k].stem) ++k;
+    if (k == term.size()) ++count;
+  }
+  return count;
+}
+
+std::string_view LanguageArg(Args a, size_t at) {
+  return a.size() > at && a[at]->is_string() ? std::string_view(a[at]->as_string())
+                                             : kDefaultLanguage;
+}
+
+// _FullTextScore(text, [terms], documents, words, [documents holding each term]
+// [, language]): the BM25 score of `text` among the container's documents.
+Value FullTextScoreWith(Args a) {
+  if (!a[0]->is_string() || !a[1]->is_array() || !a[2]->is_number() || !a[3]->is_number() ||
+      !a[4]->is_array()) {
+    return Value();
+  }
+  const std::string_view language = LanguageArg(a, 5);
+  const std::vector<AnalyzedWord> text = AnalyzeText(a[0]->as_string(), language);
+  const double documents = std::max(a[2]->as_double(), 1.0);
+  const double words = a[3]->as_double();
+  const double average = words > 0 ? words / documents : std::max<double>(text.size(), 1);
+  const double length_norm = 1 - kBm25B + kBm25B * static_cast<double>(text.size()) / average;
+  double score = 0;
+  const json::Array& terms = a[1]->as_array();
+  const json::Array& hits = a[4]->as_array();
+  for (size_t j = 0; j < terms.size(); ++j) {
+    if (!terms[j].is_string()) continue;
+    const int tf = Occurrences(text, AnalyzeText(terms[j].as_string(), language));
+    if (tf == 0) continue;
+    const double df = j < hits.size() && hits[j].is_number() ? hits[j].as_double() : 1;
+    const double idf = std::log(1 + (documents - df + 0.5) / (df + 0.5));
+    score += idf * tf * (kBm25K1 + 1) / (tf + kBm25K1 * length_norm);
+  }
+  return Value::Double(score);
+}
+
+// _FullTextWordCount(text [, language]): the words BM25 counts (0 for no text).
+Value FullTextWordCount(Args a) {
+  if (!a[0]->is_string()) return Value::Int(0);
+  return Value::Int(static_cast<int64_t>(AnalyzeText(a[0]->as_string(), LanguageArg(a, 1)).size()));
+}
+
+// _FullTextHit(text, term [, language]): 1 when the text holds the term, else 0.
+Value FullTextHit(Args a) {
+  if (!a[0]->is_string() || !a[1]->is_string()) return Value::Int(0);
+  const std::string_view language = LanguageArg(a, 2);
+  const int found = Occurrences(AnalyzeText(a[0]->as_string(), language),
+                                AnalyzeText(a[1]->as_string(), language));
+  return Value::Int(found > 0 ? 1 : 0);
+}
+
+// FullTextScore and RRF have a value only once the ranking resolves them (rank_plan.h).
+Value Unresolved(Args) { return Value(); }
+
 Value FullTextContains(Args a) { return Match(a, kDefaultLanguage, Mode::kOne); }
 Value FullTextContainsAll(Args a) { return Match(a, kDefaultLanguage, Mode::kAll); }
 Value FullTextContainsAny(Args a) { return Match(a, kDefaultLanguage, Mode::kAny); }
@@ -96,6 +165,11 @@ constexpr std::array kFunctions = {
     FunctionInfo{"_FullTextContains", 3, 3, FullTextContainsIn, kScalar},
     FunctionInfo{"_FullTextContainsAll", 3, kVariadic, FullTextContainsAllIn, kScalar},
     FunctionInfo{"_FullTextContainsAny", 3, kVariadic, FullTextContainsAnyIn, kScalar},
+    FunctionInfo{"FullTextScore", 2, kVariadic, Unresolved, kScalar},
+    FunctionInfo{"RRF", 1, kVariadic, Unresolved, kScalar},
+    FunctionInfo{"_FullTextScore", 5, 6, FullTextScoreWith, kScalar},
+    FunctionInfo{"_FullTextWordCount", 1, 2, FullTextWordCount, kScalar},
+    FunctionInfo{"_FullTextHit", 2, 3, FullTextHit, kScalar},
 };
 
 }  // namespace

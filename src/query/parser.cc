@@ -410,6 +410,7 @@ class Parser {
     if (Accept(TokenKind::kRank)) {
       query.order_by_rank = true;
       query.order_by.push_back(ast::SortItem{ParseScalar(), false});
+      query.order_by_rank_direction = Accept(TokenKind::kDesc) || Accept(TokenKind::kAsc);
       return;
     }
     do {

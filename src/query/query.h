@@ -136,6 +136,12 @@ class CompiledQuery {
 
   virtual const CompileTimings& compile_timings() const = 0;
 
+  // ORDER BY RANK with FullTextScore (rank_plan.h): the statistics query to run over
+  // the whole container first (nullptr when none is needed), and its summed row, which
+  // completes the query. Until then the full-text scores are undefined.
+  virtual const std::string* rank_statistics_query() const = 0;
+  virtual Status SetRankStatistics(const json::Value& statistics) = 0;
+
   // The top-level members of an item the query reads (sorted), or nullptr when it may
   // read the whole item: EvaluateDocument gives the same rows for a document holding
   // only these members (field_usage.h).

@@ -14,6 +14,7 @@
 #include "query/full_text_references.h"
 #include "query/functions.h"
 #include "query/parser.h"
+#include "query/rank_plan.h"
 #include "query/vector_references.h"
 
 namespace orrery::query {
@@ -112,11 +113,12 @@ Value OptionalInt(const std::optional<int64_t>& v) { return v ? Value::Int(*v) :
 
 class PlanBuilder {
  public:
-  explicit PlanBuilder(BoundQuery& bound) : bound_(bound), q_(*bound.query) {}
+  PlanBuilder(BoundQuery& bound, const RankPlan& rank)
+      : bound_(bound), q_(*bound.query), rank_(rank) {}
 
   Result<Value> Build() {
     if (q_.order_by_rank) {
-      return Unsupported("ORDER BY RANK");
+      return HybridPlan();
     }
     if (bound_.is_aggregate) {
       if (!q_.order_by.empty()) {
@@ -322,6 +324,105 @@ class PlanBuilder {
     });
   }
 
+  // ---- ORDER BY RANK: hybridSearchQueryInfo (vector-fulltext-protocol.md §3) ----
+
+  // The texts of the components' scores in the per-range queries: FullTextScore with
+  // the statistics placeholders the SDK fills in, VectorDistance as resolved.
+  std::vector<std::string> ComponentScoreTexts() const {
+    std::vector<std::string> out;
+    for (const RankComponent& c : rank_.components) {
+      if (!c.full_text) {
+        out.push_back(Text(*c.call));
+        continue;
+      }
+      const std::string i = std::to_string(c.statistics_index);
+      out.push_back(
+          FullTextScoreText(c, "{documentdb-formattablehybridsearchquery-totaldocumentcount}",
+                            "{documentdb-formattablehybridsearchquery-totalwordcount-" + i + "}",
+                            "{documentdb-formattablehybridsearchquery-hitcountsarray-" + i + "}"));
+    }
+    return out;
+  }
+
+  // SELECT TOP t c._rid, [{"item": s_k}] AS orderByItems, {"payload": <projection>,
+  // "componentScores": [s_0 ?? worst, ...]} AS payload FROM c WHERE (<w>) AND ({filter})
+  // ORDER BY s_k: every component's query carries every score, so that the SDK can rank
+  // each row it receives in every component.
+  Value ComponentQueryInfo(size_t k, const std::vector<std::string>& scores, int64_t top) {
+    const RankComponent& component = rank_.components[k];
+    std::string all_scores;
+    for (size_t i = 0; i < scores.size(); ++i) {
+      const RankComponent& c = rank_.components[i];
+      const char* worst = c.full_text ? "-1" : c.descending ? "-1.79769e+308" : "1.79769e+308";
+      all_scores += (i > 0 ? ", " : "") + std::string("(") + scores[i] + " ?? " + worst + ")";
+    }
+    std::string where = WhereText(/*with_filter=*/true);
+    // One FullTextScore ranks only the documents that hold a term (rank_plan.h).
+    if (!rank_.rrf && component.full_text) where += " AND (" + scores[k] + " > 0)";
+    const std::string alias = q_.from.front().alias;
+    const std::string rewritten =
+        "SELECT TOP " + std::to_string(top) + " " + alias + "._rid, [{\"item\": " + scores[k] +
+        "}] AS orderByItems, {\"payload\": " + PayloadText() + ", \"componentScores\": [" +
+        all_scores + "]} AS payload" + FromText() + where + " ORDER BY " + scores[k] +
+        (component.full_text ? (component.descending ? " DESC" : " ASC") : "");
+    return Value::MakeObject({
+        {"distinctType", Value::String("None")},
+        {"top", Value::Int(top)},
+        {"offset", Value::Null()},
+        {"limit", Value::Null()},
+        {"orderBy", Strings({component.descending ? "Descending" : "Ascending"})},
+        {"orderByExpressions", Strings({scores[k]})},
+        {"groupByExpressions", Strings({})},
+        {"groupByAliases", Strings({})},
+        {"aggregates", Strings({})},
+        {"groupByAliasToAggregateType", Value::MakeObject({})},
+        {"rewrittenQuery", Value::String(rewritten)},
+        {"hasSelectValue", Value::Bool(false)},
+        {"dCountInfo", Value::Null()},
+        {"hasNonStreamingOrderBy", Value::Bool(true)},
+    });
+  }
+
+  Result<Value> HybridPlan() {
+    if (q_.select.kind == ast::SelectKind::kValue) {
+      return Unsupported("SELECT VALUE with ORDER BY RANK");
+    }
+    std::optional<int64_t> take = bound_.top;
+    if (!take && bound_.limit) take = bound_.limit;
+    const int64_t skip = bound_.offset.value_or(0);
+    // Each component's per-range rows: the service asks 120 for TOP 10 and 200 for
+    // TOP 100; twice what is shown, at least 120, does both.
+    const int64_t wanted = take ? skip + *take : 100;
+    const int64_t top = std::max<int64_t>(120, 2 * wanted);
+    const std::vector<std::string> scores = ComponentScoreTexts();
+    json::Array components;
+    json::Array weights;
+    for (size_t k = 0; k < rank_.components.size(); ++k) {
+      components.push_back(ComponentQueryInfo(k, scores, top));
+      weights.push_back(Value::Double(rank_.components[k].weight));
+    }
+    const bool statistics = !rank_.statistics_query.empty();
+    const std::string statistics_query =
+        statistics ? rank_.statistics_query
+                   : "SELECT COUNT(1) AS documentCount, [] AS fullTextStatistics FROM " +
+                         q_.from.front().alias;
+    Value info = Value::MakeObject({
+        {"globalStatisticsQuery", Value::String(statistics_query)},
+        {"componentQueryInfos", Value::MakeArray(std::move(components))},
+        {"componentWithoutPayloadQueryInfos", Value::MakeArray({})},
+        {"projectionQueryInfo", Value::Null()},
+        {"componentWeights", Value::MakeArray(std::move(weights))},
+        {"skip", bound_.offset ? Value::Int(skip) : Value::Null()},
+        {"take", OptionalInt(take)},
+        {"requiresGlobalStatistics", Value::Bool(statistics)},
+    });
+    return Value::MakeObject({
+        {"partitionedQueryExecutionInfoVersion", Value::Int(2)},
+        {"queryRanges", Value::MakeArray({QueryRange()})},
+        {"hybridSearchQueryInfo", std::move(info)},
+    });
+  }
+
   Value Plan() const {
     const char* distinct = "None";
     if (q_.select.distinct) {
@@ -364,6 +465,7 @@ class PlanBuilder {
   bool has_select_value_ = false;
   // ORDER BY a score (VectorDistance): the SDK buffers the best TOP rows of every range.
   bool non_streaming_ = false;
+  const RankPlan& rank_;
 };
 
 }  // namespace
@@ -376,7 +478,8 @@ Result<Value> BuildQueryPlan(std::string_view text, const std::vector<Parameter>
   ORRERY_ASSIGN_OR_RETURN(BoundQuery bound, Bind(text, std::move(query), parameters));
   ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
   ResolveFullTextLanguages(bound, full_text);
-  return PlanBuilder(bound).Build();
+  ORRERY_ASSIGN_OR_RETURN(RankPlan rank, PlanRank(text, bound, full_text));
+  return PlanBuilder(bound, rank).Build();
 }
 
 }  // namespace orrery::query

@@ -278,5 +278,42 @@ TEST(QueryPlanTest, VectorDistanceIsTheOnlyKeyOfItsOrderBy) {
   EXPECT_FALSE(BuildQueryPlan("SELECT c.id FROM c ORDER BY ABS(c.n)", {}).ok());
 }
 
+TEST(QueryPlanTest, RankQueriesGetAHybridSearchPlan) {
+  const json::Value plan = Plan(
+      "SELECT TOP 10 c.id FROM c ORDER BY RANK RRF(FullTextScore(c.text, 'swim', 'run'), "
+      "VectorDistance(c.e, [1, 2]), [2, -0.5])");
+  EXPECT_EQ(plan.Find("queryInfo"), nullptr);
+  const json::Value* info = plan.Find("hybridSearchQueryInfo");
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(Member(*info, "take"), "10");
+  EXPECT_EQ(Member(*info, "skip"), "null");
+  EXPECT_EQ(Member(*info, "componentWeights"), "[2,0.5]");  // absolute values
+  EXPECT_EQ(Member(*info, "requiresGlobalStatistics"), "true");
+  EXPECT_EQ(Member(*info, "componentWithoutPayloadQueryInfos"), "[]");
+  const json::Array& components = info->Find("componentQueryInfos")->as_array();
+  ASSERT_EQ(components.size(), 2u);
+  EXPECT_EQ(Member(components[0], "orderBy"), R"(["Descending"])");
+  EXPECT_EQ(Member(components[1], "orderBy"), R"(["Ascending"])");  // negative weight
+  EXPECT_EQ(Member(components[0], "top"), "120");
+  EXPECT_EQ(Member(components[0], "hasNonStreamingOrderBy"), "true");
+  const std::string text = components[0].Find("rewrittenQuery")->as_string();
+  for (const char* placeholder :
+       {"{documentdb-formattablehybridsearchquery-totaldocumentcount}",
+        "{documentdb-formattablehybridsearchquery-totalwordcount-0}",
+        "{documentdb-formattablehybridsearchquery-hitcountsarray-0}",
+        "{documentdb-formattableorderbyquery-filter}", "\"componentScores\""}) {
+    EXPECT_NE(text.find(placeholder), std::string::npos) << placeholder << " in " << text;
+  }
+  // Vector-only: statistics are not needed.
+  const json::Value vectors = Plan(
+      "SELECT c.id FROM c ORDER BY RANK RRF(VectorDistance(c.a, [1]), VectorDistance(c.b, [1])) "
+      "OFFSET 5 LIMIT 10");
+  const json::Value* vinfo = vectors.Find("hybridSearchQueryInfo");
+  ASSERT_NE(vinfo, nullptr);
+  EXPECT_EQ(Member(*vinfo, "requiresGlobalStatistics"), "false");
+  EXPECT_EQ(Member(*vinfo, "skip"), "5");
+  EXPECT_EQ(Member(*vinfo, "take"), "10");
+}
+
 }  // namespace
 }  // namespace orrery::query

@@ -63,7 +63,7 @@ class VectorResolver {
     for (ast::ExprPtr& key : q.group_by) ORRERY_RETURN_IF_ERROR(Walk(key.get()));
     for (ast::SortItem& item : q.order_by) {
       ORRERY_RETURN_IF_ERROR(Walk(item.expr.get()));
-      if (item.ranks_by_score) {
+      if (item.ranks_by_score && IsVectorDistanceCall(*item.expr)) {
         item.descending = RanksDescending(last_resolved_.value_or(DistanceFunction::kCosine));
       }
     }
@@ -154,6 +154,12 @@ bool IsVectorDistanceCall(const ast::Expr& expr) {
   if (expr.kind != ast::ExprKind::kCall) return false;
   const auto& call = ast::As<ast::CallExpr>(expr);
   return call.function != nullptr && call.function->name == "VectorDistance";
+}
+
+bool IsFullTextScoreWithStatistics(const ast::Expr& expr) {
+  if (expr.kind != ast::ExprKind::kCall) return false;
+  const auto& call = ast::As<ast::CallExpr>(expr);
+  return call.function != nullptr && call.function->name == "_FullTextScore";
 }
 
 Status ResolveVectorDistances(std::string_view text, BoundQuery& bound,

@@ -16,6 +16,8 @@ namespace orrery::query {
 
 // Whether `expr` is a call of the VectorDistance built-in (after binding).
 bool IsVectorDistanceCall(const ast::Expr& expr);
+// Whether `expr` is a call of _FullTextScore, the BM25 score with its statistics.
+bool IsFullTextScoreWithStatistics(const ast::Expr& expr);
 
 // `policy` may be null (no vector policy: cosine over float32). Errors: BadRequest in
 // the service's error shape for options that are not valid (an unknown distance

@@ -82,3 +82,52 @@ def test_bad_vector_policy_is_refused(db):
     assert "The Vector Indexing Policy's path::/other not matching in Embedding's path." in str(e.value)
     with pytest.raises(exceptions.CosmosResourceNotFoundError):
         db.get_container_client("vec-bad").read()
+
+
+# Full-text ranking: words that are their own stems and no stop words, so that BM25
+# (Lucene's k1 = 1.2, b = 0.75) is computed here from whitespace-split words.
+WORDS = ["swim", "run", "dog", "cat", "fish", "bird", "tree", "rock"]
+TEXT_RNG = random.Random(7)
+TEXT_DOCS = [
+    {"id": f"t{i}", "pk": f"p{i % 5}", "text": " ".join(TEXT_RNG.choice(WORDS) for _ in range(TEXT_RNG.randint(2, 9)))}
+    for i in range(60)
+]
+
+
+def bm25(terms):
+    texts = [d["text"].split(" ") for d in TEXT_DOCS]
+    n = len(texts)
+    avg = sum(len(t) for t in texts) / n
+    df = [sum(1 for t in texts if term in t) for term in terms]
+    out = []
+    for d, words in zip(TEXT_DOCS, texts):
+        score = 0.0
+        for term, f in zip(terms, df):
+            tf = words.count(term)
+            if tf:
+                idf = math.log(1 + (n - f + 0.5) / (f + 0.5))
+                score += idf * tf * 2.2 / (tf + 1.2 * (1 - 0.75 + 0.75 * len(words) / avg))
+        out.append((score, d["id"]))
+    return out
+
+
+def test_order_by_rank_full_text_score(db):
+    container = db.create_container(
+        id="ranked-text",
+        partition_key=PartitionKey(path="/pk"),
+        offer_throughput=12000,
+        full_text_policy={"defaultLanguage": "en-US", "fullTextPaths": [{"path": "/text", "language": "en-US"}]},
+    )
+    for d in TEXT_DOCS:
+        container.create_item(d)
+    expected = sorted((s for s in bm25(["dog", "tree"]) if s[0] > 0), key=lambda t: -t[0])[:8]
+    rows = list(
+        container.query_items(
+            "SELECT TOP 8 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'dog', 'tree')",
+            enable_cross_partition_query=True,
+        )
+    )
+    scores = dict((i, s) for s, i in bm25(["dog", "tree"]))
+    assert len(rows) == len(expected)
+    for row, (score, _) in zip(rows, expected):
+        assert abs(scores[row["id"]] - score) < 1e-9
