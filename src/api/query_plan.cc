@@ -51,6 +51,28 @@ Status CheckClientFeatures(const RequestContext& ctx, const json::Value& plan) {
       "this client did not list in x-ms-cosmos-supported-query-features; upgrade the SDK.");
 }
 
+// The weights of a hybrid plan as the service writes them, with a fractional part
+// ("1.0"): the Java SDK reads each as a Double and fails on a JSON integer.
+void WriteWeightsAsDoubles(std::string& body) {
+  constexpr std::string_view kMember = "\"componentWeights\":[";
+  size_t at = body.find(kMember);
+  if (at == std::string::npos) return;
+  at += kMember.size();
+  const size_t end = body.find(']', at);
+  if (end == std::string::npos) return;
+  std::string weights;
+  size_t start = at;
+  while (start < end) {
+    size_t comma = body.find(',', start);
+    if (comma == std::string::npos || comma > end) comma = end;
+    std::string number = body.substr(start, comma - start);
+    if (number.find_first_of(".eE") == std::string::npos) number += ".0";
+    weights += (weights.empty() ? "" : ",") + number;
+    start = comma + 1;
+  }
+  body.replace(at, end - at, weights);
+}
+
 }  // namespace
 
 HandlerResult HandleQueryPlan(const RequestContext& ctx) {
@@ -80,7 +102,9 @@ HandlerResult HandleQueryPlan(const RequestContext& ctx) {
     plan.Set("queryRanges", json::Value::MakeArray({RoutedRange(routing)}));
   }
   ResponseBuilder builder(200, ctx.activity_id);
-  builder.Charge(0).JsonBody(json::Write(plan));
+  std::string body = json::Write(plan);
+  WriteWeightsAsDoubles(body);
+  builder.Charge(0).JsonBody(std::move(body));
   return std::move(builder).Build();
 }
 

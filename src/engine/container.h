@@ -508,6 +508,13 @@ class Container {
   // resumed
   // from `token` (nullptr: the first page).
   Status StreamOrdered(QueryRun& run, const DecodedToken* token, int max_items) const;
+  // ORDER BY VectorDistance through a vector index (container_vector_search.cc): the
+  // index position of the vector index on `ranking`'s path, if there is one, and the
+  // rows of the items nearest first, as many as the query can show (and a few more, as
+  // the index holds float32 and the rows are sorted again by their exact scores).
+  std::optional<uint32_t> VectorIndexOn(const query::VectorRanking& ranking) const;
+  Status CollectNearest(QueryRun& run, const query::VectorRanking& ranking, uint32_t vector_index,
+                        const std::function<bool(std::string_view json)>& evaluate) const;
   Status StreamGroups(QueryRun& run, const DecodedToken* token, int max_items) const;
   Status CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                               std::vector<std::string>& keys) const;

@@ -12,7 +12,9 @@
 #include "index/index_key.h"
 #include "index/index_terms.h"
 #include "index/spatial_terms.h"
+#include "index/vector_terms.h"
 #include "json/json.h"
+#include "query/vector_policy.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
@@ -31,6 +33,11 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
     std::vector<std::string> spatial = index::SpatialEntryKeys(policy, item, where);
     more.insert(more.end(), std::make_move_iterator(spatial.begin()),
                 std::make_move_iterator(spatial.end()));
+    if (!vectors_->indexes().empty()) {
+      std::vector<std::string> vectors = index::VectorEntryKeys(*vectors_, item, where);
+      more.insert(more.end(), std::make_move_iterator(vectors.begin()),
+                  std::make_move_iterator(vectors.end()));
+    }
     if (keys.empty()) {
       keys = std::move(more);  // the one partition of almost every write
       continue;

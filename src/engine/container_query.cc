@@ -28,6 +28,7 @@
 #include "index/index_key.h"
 #include "index/index_scan.h"
 #include "json/json.h"
+#include "query/vector_references.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
@@ -324,6 +325,10 @@ Status Container::VisitInCreationOrder(QueryRun& run, const std::vector<std::str
 Result<FeedPage> Container::Query(const query::CompiledQuery& query,
                                   const ReadScope& requested_scope, int max_items,
                                   std::string_view continuation) const {
+  if (query.ranks_by_score() && query.top()) {
+    max_items =
+        static_cast<int>(std::max<int64_t>(max_items, std::min<int64_t>(*query.top(), 100000)));
+  }
   // Equality on the partition key keeps the query in its partition (query_routing.h).
   const ReadScope scope =
       NarrowScope(requested_scope, RouteQuery(settings_.partition_key, query.access_shape()));
@@ -379,7 +384,12 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     const auto start = static_cast<size_t>(token.number);
     const auto evaluate_in_order = [&](const CreationPosition&, std::string_view,
                                        std::string_view json) { return evaluate(json); };
-    if (plan.kind == IndexPlan::Kind::kLookup) {
+    const query::VectorRanking* nearest = query.vector_ranking();
+    const std::optional<uint32_t> vector_index =
+        nearest != nullptr ? VectorIndexOn(*nearest) : std::nullopt;
+    if (vector_index) {
+      ORRERY_RETURN_IF_ERROR(CollectNearest(run, *nearest, *vector_index, evaluate));
+    } else if (plan.kind == IndexPlan::Kind::kLookup) {
       std::vector<std::string> keys;
       ORRERY_RETURN_IF_ERROR(CollectCandidateKeys(run, "", keys));
       if (creation_order_kept()) {

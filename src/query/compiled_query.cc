@@ -77,10 +77,17 @@ class CompiledQueryImpl final : public CompiledQuery {
         bound_(std::move(bound)),
         query_(*bound_.query),
         shape_(BuildAccessShape(bound_)),
+        vector_ranking_(FindVectorRanking(bound_)),
         members_(ItemMembersUsed(bound_)) {}
 
   const AccessShape& access_shape() const override { return shape_; }
   const CompileTimings& compile_timings() const override { return timings_; }
+  bool ranks_by_score() const override {
+    return query_.order_by.size() == 1 && query_.order_by.front().ranks_by_score;
+  }
+  const VectorRanking* vector_ranking() const override {
+    return vector_ranking_ ? &*vector_ranking_ : nullptr;
+  }
   const std::string* rank_statistics_query() const override {
     return rank_.statistics_query.empty() || statistics_set_ ? nullptr : &rank_.statistics_query;
   }
@@ -437,6 +444,7 @@ class CompiledQueryImpl final : public CompiledQuery {
   BoundQuery bound_;
   const ast::Query& query_;
   const AccessShape shape_;
+  const std::optional<VectorRanking> vector_ranking_;
   const std::optional<std::vector<std::string>> members_;
   CompileTimings timings_;
 };

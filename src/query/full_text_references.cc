@@ -2,27 +2,13 @@
 
 #include <optional>
 
+#include "query/constant_args.h"
 #include "query/functions.h"
 
 namespace orrery::query {
 namespace {
 
 constexpr std::string_view kDefaultLanguage = "en-US";
-
-std::optional<std::vector<std::string>> RootPath(const ast::Expr& expr, int root_slot) {
-  std::vector<std::string> reversed;
-  const ast::Expr* at = &expr;
-  while (at->kind == ast::ExprKind::kProperty) {
-    const auto& property = ast::As<ast::PropertyExpr>(*at);
-    reversed.push_back(property.name);
-    at = property.object.get();
-  }
-  if (reversed.empty() || at->kind != ast::ExprKind::kIdentifier ||
-      ast::As<ast::IdentifierExpr>(*at).slot != root_slot) {
-    return std::nullopt;
-  }
-  return std::vector<std::string>(reversed.rbegin(), reversed.rend());
-}
 
 bool IsFullTextContains(const ast::CallExpr& call) {
   if (call.function == nullptr) return false;
@@ -80,15 +66,7 @@ class LanguageResolver {
 void ResolveFullTextLanguages(BoundQuery& bound, const FullTextPolicy* policy) {
   ast::Query& q = *bound.query;
   if (policy == nullptr) return;
-  int root_slot = -2;
-  if (!q.from.empty()) {
-    const ast::FromSource& root = q.from.front();
-    if (root.kind == ast::SourceKind::kCollection && root.collection != nullptr &&
-        root.collection->kind == ast::ExprKind::kIdentifier) {
-      root_slot = root.slot;
-    }
-  }
-  LanguageResolver(root_slot, *policy).WalkQuery(q);
+  LanguageResolver(RootSlot(q), *policy).WalkQuery(q);
 }
 
 }  // namespace orrery::query

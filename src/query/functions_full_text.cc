@@ -62,7 +62,7 @@ enum class Mode { kOne, kAll, kAny };
 // args: the text, then the terms.
 Value Match(Args a, std::string_view language, Mode mode) {
   if (!a[0]->is_string()) return Value();
-  const std::vector<AnalyzedWord> text = AnalyzeText(a[0]->as_string(), language);
+  const std::vector<AnalyzedWord>& text = AnalyzeDocumentText(a[0]->as_string(), language);
   bool all = true;
   bool any = false;
   for (size_t i = 1; i < a.size(); ++i) {
@@ -111,7 +111,7 @@ Value FullTextScoreWith(Args a) {
     return Value();
   }
   const std::string_view language = LanguageArg(a, 5);
-  const std::vector<AnalyzedWord> text = AnalyzeText(a[0]->as_string(), language);
+  const std::vector<AnalyzedWord>& text = AnalyzeDocumentText(a[0]->as_string(), language);
   const double documents = std::max(a[2]->as_double(), 1.0);
   const double words = a[3]->as_double();
   const double average = words > 0 ? words / documents : std::max<double>(text.size(), 1);
@@ -133,15 +133,16 @@ Value FullTextScoreWith(Args a) {
 // _FullTextWordCount(text [, language]): the words BM25 counts (0 for no text).
 Value FullTextWordCount(Args a) {
   if (!a[0]->is_string()) return Value::Int(0);
-  return Value::Int(static_cast<int64_t>(AnalyzeText(a[0]->as_string(), LanguageArg(a, 1)).size()));
+  return Value::Int(
+      static_cast<int64_t>(AnalyzeDocumentText(a[0]->as_string(), LanguageArg(a, 1)).size()));
 }
 
 // _FullTextHit(text, term [, language]): 1 when the text holds the term, else 0.
 Value FullTextHit(Args a) {
   if (!a[0]->is_string() || !a[1]->is_string()) return Value::Int(0);
   const std::string_view language = LanguageArg(a, 2);
-  const int found = Occurrences(AnalyzeText(a[0]->as_string(), language),
-                                AnalyzeText(a[1]->as_string(), language));
+  const std::vector<AnalyzedWord> term = AnalyzeText(a[1]->as_string(), language);
+  const int found = Occurrences(AnalyzeDocumentText(a[0]->as_string(), language), term);
   return Value::Int(found > 0 ? 1 : 0);
 }
 

@@ -22,6 +22,7 @@ namespace orrery::query {
 class ComputedProperties;  // computed_properties.h
 class VectorPolicy;        // vector_policy.h
 class FullTextPolicy;      // full_text_policy.h
+struct VectorRanking;      // vector_references.h
 
 struct Parameter {
   std::string name;  // with the leading '@'
@@ -140,6 +141,12 @@ class CompiledQuery {
   // the whole container first (nullptr when none is needed), and its summed row, which
   // completes the query. Until then the full-text scores are undefined.
   virtual const std::string* rank_statistics_query() const = 0;
+  // Whether the query is ranked by a score (VectorDistance, ORDER BY RANK, a hybrid
+  // plan's per-range query): its TOP rows come in one page, as the service sends them
+  // (the SDKs' hybrid pipelines read one page per range).
+  virtual bool ranks_by_score() const = 0;
+  // ORDER BY VectorDistance that a vector index can serve (vector_references.h), or null.
+  virtual const VectorRanking* vector_ranking() const = 0;
   virtual Status SetRankStatistics(const json::Value& statistics) = 0;
 
   // The top-level members of an item the query reads (sorted), or nullptr when it may

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "json/json.h"
+#include "query/constant_args.h"
 #include "query/errors.h"
 #include "query/full_text_policy.h"
 #include "query/functions.h"
@@ -24,48 +25,6 @@ bool IsCallOf(const ast::Expr& expr, std::string_view name) {
 
 bool IsRankOnly(const ast::Expr& expr) {
   return IsCallOf(expr, "FullTextScore") || IsCallOf(expr, "RRF");
-}
-
-// The value of an argument known before the query runs, or nullopt.
-std::optional<json::Value> ConstantValue(const ast::Expr& expr) {
-  switch (expr.kind) {
-    case ast::ExprKind::kLiteral:
-      return ast::As<ast::LiteralExpr>(expr).value;
-    case ast::ExprKind::kParameter:
-      return ast::As<ast::ParameterExpr>(expr).value;
-    case ast::ExprKind::kArray: {
-      json::Array out;
-      for (const ast::ExprPtr& element : ast::As<ast::ArrayExpr>(expr).elements) {
-        std::optional<json::Value> value = ConstantValue(*element);
-        if (!value) return std::nullopt;
-        out.push_back(std::move(*value));
-      }
-      return json::Value::MakeArray(std::move(out));
-    }
-    case ast::ExprKind::kUnary: {
-      const auto& unary = ast::As<ast::UnaryExpr>(expr);
-      std::optional<json::Value> value = ConstantValue(*unary.operand);
-      if (!value || !value->is_number() || unary.op != ast::UnaryOp::kNegate) return std::nullopt;
-      return json::Value::Double(-value->as_double());
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
-std::optional<std::vector<std::string>> RootPath(const ast::Expr& expr, int root_slot) {
-  std::vector<std::string> reversed;
-  const ast::Expr* at = &expr;
-  while (at->kind == ast::ExprKind::kProperty) {
-    const auto& property = ast::As<ast::PropertyExpr>(*at);
-    reversed.push_back(property.name);
-    at = property.object.get();
-  }
-  if (reversed.empty() || at->kind != ast::ExprKind::kIdentifier ||
-      ast::As<ast::IdentifierExpr>(*at).slot != root_slot) {
-    return std::nullopt;
-  }
-  return std::vector<std::string>(reversed.rbegin(), reversed.rend());
 }
 
 class RankPlanner {

@@ -92,6 +92,19 @@ std::vector<AnalyzedWord> AnalyzeText(std::string_view text, std::string_view la
   return out;
 }
 
+const std::vector<AnalyzedWord>& AnalyzeDocumentText(std::string_view text,
+                                                     std::string_view language) {
+  thread_local std::string last_text;
+  thread_local std::string last_language;
+  thread_local std::vector<AnalyzedWord> last_words;
+  if (text != last_text || language != last_language) {
+    last_words = AnalyzeText(text, language);
+    last_text.assign(text);
+    last_language.assign(language);
+  }
+  return last_words;
+}
+
 int EditDistance(std::string_view a, std::string_view b, int limit) {
   const int length_gap = static_cast<int>(a.size()) - static_cast<int>(b.size());
   if (std::abs(length_gap) > limit) return limit + 1;

@@ -21,6 +21,12 @@ struct AnalyzedWord {
 // "de-DE", ...); an unknown one is analyzed as English. Thread-safe.
 std::vector<AnalyzedWord> AnalyzeText(std::string_view text, std::string_view language);
 
+// The same, remembered per thread for the last text analyzed this way: the full-text
+// functions of one query analyze an item's text several times (its words, each term's
+// hits, its score). The result is valid until the next call on this thread.
+const std::vector<AnalyzedWord>& AnalyzeDocumentText(std::string_view text,
+                                                     std::string_view language);
+
 // Levenshtein distance of two lower-cased words, counted in bytes, stopping early once
 // it exceeds `limit` (then limit + 1).
 int EditDistance(std::string_view a, std::string_view b, int limit);

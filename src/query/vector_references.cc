@@ -1,51 +1,15 @@
 #include "query/vector_references.h"
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
+#include "query/constant_args.h"
 #include "query/errors.h"
 #include "query/functions.h"
 
 namespace orrery::query {
 namespace {
-
-// The path of `expr` below the root alias (`c.a.b` → {"a", "b"}), or nullopt.
-std::optional<std::vector<std::string>> RootPath(const ast::Expr& expr, int root_slot) {
-  std::vector<std::string> reversed;
-  const ast::Expr* at = &expr;
-  while (at->kind == ast::ExprKind::kProperty) {
-    const auto& property = ast::As<ast::PropertyExpr>(*at);
-    reversed.push_back(property.name);
-    at = property.object.get();
-  }
-  if (reversed.empty() || at->kind != ast::ExprKind::kIdentifier ||
-      ast::As<ast::IdentifierExpr>(*at).slot != root_slot) {
-    return std::nullopt;
-  }
-  return std::vector<std::string>(reversed.rbegin(), reversed.rend());
-}
-
-// The value of an options argument known before the query runs: a literal, a
-// parameter, or an object constructor of those. nullopt when it depends on the item.
-std::optional<json::Value> ConstantValue(const ast::Expr& expr) {
-  switch (expr.kind) {
-    case ast::ExprKind::kLiteral:
-      return ast::As<ast::LiteralExpr>(expr).value;
-    case ast::ExprKind::kParameter:
-      return ast::As<ast::ParameterExpr>(expr).value;
-    case ast::ExprKind::kObject: {
-      json::Value out = json::Value::MakeObject();
-      for (const auto& [name, member] : ast::As<ast::ObjectExpr>(expr).members) {
-        std::optional<json::Value> value = ConstantValue(*member);
-        if (!value) return std::nullopt;
-        if (!value->is_undefined()) out.Set(name, std::move(*value));
-      }
-      return out;
-    }
-    default:
-      return std::nullopt;
-  }
-}
 
 class VectorResolver {
  public:
@@ -156,6 +120,58 @@ bool IsVectorDistanceCall(const ast::Expr& expr) {
   return call.function != nullptr && call.function->name == "VectorDistance";
 }
 
+std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound) {
+  const ast::Query& q = *bound.query;
+  if (q.order_by.size() != 1 || !q.order_by.front().ranks_by_score || q.order_by_rank ||
+      !IsVectorDistanceCall(*q.order_by.front().expr) || q.from.size() != 1 || bound.is_aggregate ||
+      q.select.distinct) {
+    return std::nullopt;
+  }
+  const int root_slot = RootSlot(q);
+  if (root_slot == -2) return std::nullopt;
+  const auto& call = ast::As<ast::CallExpr>(*q.order_by.front().expr);
+  if (call.args.size() != 4 || call.args[3]->kind != ast::ExprKind::kLiteral) return std::nullopt;
+  const json::Value* f = ast::As<ast::LiteralExpr>(*call.args[3]).value.Find("distanceFunction");
+  std::optional<DistanceFunction> distance =
+      f != nullptr && f->is_string() ? ParseDistanceFunction(f->as_string()) : std::nullopt;
+  if (!distance) return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    std::optional<std::vector<std::string>> path = RootPath(*call.args[i], root_slot);
+    std::optional<json::Value> vector = ConstantValue(*call.args[1 - i]);
+    if (!path || !vector || !vector->is_array() || vector->as_array().empty()) continue;
+    VectorRanking out{std::move(*path), {}, *distance};
+    for (const json::Value& x : vector->as_array()) {
+      if (!x.is_number()) return std::nullopt;
+      out.vector.push_back(x.as_double());
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> VectorScore(DistanceFunction distance, const std::vector<float>& item,
+                                  const std::vector<double>& query) {
+  double dot = 0, xx = 0, yy = 0, squared = 0;
+  for (size_t i = 0; i < item.size(); ++i) {
+    const double p = item[i];
+    const double q = query[i];
+    dot += p * q;
+    xx += p * p;
+    yy += q * q;
+    squared += (p - q) * (p - q);
+  }
+  switch (distance) {
+    case DistanceFunction::kCosine:
+      if (xx == 0 || yy == 0) return std::nullopt;
+      return dot / (std::sqrt(xx) * std::sqrt(yy));
+    case DistanceFunction::kDotProduct:
+      return dot;
+    case DistanceFunction::kEuclidean:
+      return std::sqrt(squared);
+  }
+  return std::nullopt;
+}
+
 bool IsFullTextScoreWithStatistics(const ast::Expr& expr) {
   if (expr.kind != ast::ExprKind::kCall) return false;
   const auto& call = ast::As<ast::CallExpr>(expr);
@@ -165,15 +181,7 @@ bool IsFullTextScoreWithStatistics(const ast::Expr& expr) {
 Status ResolveVectorDistances(std::string_view text, BoundQuery& bound,
                               const VectorPolicy* policy) {
   ast::Query& q = *bound.query;
-  int root_slot = -2;  // no alias binds the whole item
-  if (!q.from.empty()) {
-    const ast::FromSource& root = q.from.front();
-    if (root.kind == ast::SourceKind::kCollection && root.collection != nullptr &&
-        root.collection->kind == ast::ExprKind::kIdentifier) {
-      root_slot = root.slot;
-    }
-  }
-  return VectorResolver(text, root_slot, policy).WalkQuery(q);
+  return VectorResolver(text, RootSlot(q), policy).WalkQuery(q);
 }
 
 }  // namespace orrery::query

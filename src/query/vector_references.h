@@ -19,6 +19,21 @@ bool IsVectorDistanceCall(const ast::Expr& expr);
 // Whether `expr` is a call of _FullTextScore, the BM25 score with its statistics.
 bool IsFullTextScoreWithStatistics(const ast::Expr& expr);
 
+// The vector search of a query that a vector index can serve: ORDER BY
+// VectorDistance(c.<path>, <constant vector>) (either order of the two) over the root
+// item alone, without aggregates, DISTINCT or ORDER BY RANK, its options resolved.
+struct VectorRanking {
+  std::vector<std::string> path;
+  std::vector<double> vector;
+  DistanceFunction distance = DistanceFunction::kCosine;
+};
+std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound);
+
+// The score VectorDistance gives `item` (as float32 elements, stored) against `query`;
+// nullopt where it gives none (a zero vector under cosine). REQUIRES: equal lengths.
+std::optional<double> VectorScore(DistanceFunction distance, const std::vector<float>& item,
+                                  const std::vector<double>& query);
+
 // `policy` may be null (no vector policy: cosine over float32). Errors: BadRequest in
 // the service's error shape for options that are not valid (an unknown distance
 // function or data type, a non-object).

@@ -9,7 +9,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { withServerAndDatabase } from "./lib/fixture.mjs";
-import { expectCosmosError } from "./lib/util.mjs";
+import { expectCosmosError, seededRandom } from "./lib/util.mjs";
 
 const TIMEOUT = 120_000;
 const pk = { paths: ["/pk"], version: 2 };
@@ -17,17 +17,7 @@ const pk = { paths: ["/pk"], version: 2 };
 // Words that Snowball's English stemmer leaves as they are, and no English stop words.
 const WORDS = ["swim", "run", "dog", "cat", "fish", "bird", "tree", "rock", "sun", "moon"];
 
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const next = random(77);
+const next = seededRandom(77);
 const DOCS = Array.from({ length: 90 }, (_, i) => {
   const length = 2 + Math.floor(next() * 9);
   const text = Array.from({ length }, () => WORDS[Math.floor(next() * WORDS.length)]).join(" ");

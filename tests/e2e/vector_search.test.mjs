@@ -8,25 +8,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { withServerAndDatabase } from "./lib/fixture.mjs";
-import { restClient, expectCosmosError } from "./lib/util.mjs";
+import { restClient, expectCosmosError, seededRandom } from "./lib/util.mjs";
 
 const TIMEOUT = 120_000;
 const pk = { paths: ["/pk"], version: 2 };
 const DIMS = 16;
 
-// A small deterministic generator (mulberry32), so that a failure can be replayed.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const next = random(20261204);
+const next = seededRandom(20261204);
 const vector = () => Array.from({ length: DIMS }, () => Math.round((next() * 2 - 1) * 1000) / 1000);
 const ITEMS = Array.from({ length: 240 }, (_, i) => ({ id: `v${i}`, pk: `p${i % 11}`, n: i, e: vector() }));
 const QUERY_VECTOR = vector();

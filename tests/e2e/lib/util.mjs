@@ -249,3 +249,18 @@ export async function storeChecksum(rest) {
   }
   return hash.digest("hex");
 }
+
+/**
+ * A small deterministic generator (mulberry32) of numbers in [0, 1), so that a test's
+ * random data is the same on every run and a failure can be replayed.
+ */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
