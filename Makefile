@@ -99,8 +99,8 @@ e2e-asan-smoke: test-asan npm-deps
 # query parser/binder/evaluator, JSON bodies, partition key headers, and whole
 # requests through api::Service (authorization, paths, handlers), and raw bytes over
 # loopback TCP into the HTTP server (parser, session limits, pipelining). Any crash, sanitizer
-# report, leak, >10 s input or >2 GB RSS fails; the reproducer is left in
-# $(FUZZ_DIR)/artifacts/.
+# report, leak (but RocksDB's own at exit: fuzz/lsan.supp), >10 s input or >2 GB RSS
+# fails; the reproducer is left in $(FUZZ_DIR)/artifacts/.
 FUZZ_DIR     ?= build-fuzz
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS ?= query_parser query_grammar json json_deep partition_key service http
@@ -118,6 +118,7 @@ fuzz: apt-deps
 	  dict=""; [ -f fuzz/$$target.dict ] && dict="-dict=fuzz/$$target.dict"; \
 	  echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
 	  ./$(FUZZ_DIR)/orrery_$${target}_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -max_len=16384 $$dict -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$target- "$$corpus" || { rm -rf "$$corpus"; exit 1; }; \
