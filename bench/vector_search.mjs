@@ -21,21 +21,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CosmosClient } from "@azure/cosmos";
+import { seededRandom } from "../tests/e2e/lib/util.mjs";
 
 const KEY = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WORDS = ["swim", "run", "dog", "cat", "fish", "bird", "tree", "rock", "sun", "moon", "river", "stone", "cloud", "wind", "fire", "snow"];
-
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const peakRssKb = (pid) => {
   try {
@@ -90,7 +80,7 @@ async function run(bin, n, d, q, type, conc, seconds) {
     });
   });
   const client = new CosmosClient({ endpoint: `http://127.0.0.1:${port}`, key: KEY });
-  const next = random(1234);
+  const next = seededRandom(1234);
   try {
     const { database } = await client.databases.create({ id: "bench" });
     const pk = { paths: ["/pk"], version: 2 };

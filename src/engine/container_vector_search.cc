@@ -26,7 +26,7 @@ std::optional<uint32_t> Container::VectorIndexOn(const query::VectorRanking& ran
   if (!indexing_.enabled() || !write_state_->index_ready.load()) return std::nullopt;
   const std::vector<query::VectorIndexSpec>& indexes = vectors_->indexes();
   for (size_t i = 0; i < indexes.size(); ++i) {
-    if (query::PolicyPathSegments(indexes[i].path) == ranking.path) {
+    if (indexes[i].segments == ranking.path) {
       return static_cast<uint32_t>(i);
     }
   }
@@ -42,7 +42,6 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   }
   const int dimensions = embedding->dimensions;
   std::vector<std::pair<double, std::string>> candidates;
-  std::vector<float> vector(static_cast<size_t>(dimensions));
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
     const std::string prefix =
         index::VectorIndexPrefix(settings_.number, partition->number, vector_index);
@@ -53,9 +52,11 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
       std::optional<index::VectorEntryView> entry =
           index::ParseVectorEntry(key.substr(prefix.size()), dimensions);
       if (!entry || !run.scope.Contains(entry->epk)) return true;
-      for (size_t i = 0; i < vector.size(); ++i) vector[i] = index::VectorElement(entry->vector, i);
-      if (std::optional<double> score =
-              query::VectorScore(ranking.distance, vector, ranking.vector)) {
+      const std::optional<double> score = query::VectorScore(
+          ranking.distance, ranking.vector.size(),
+          [&](size_t i) { return index::VectorElement(entry->vector, i); },
+          [&](size_t i) { return ranking.vector[i]; });
+      if (score) {
         candidates.emplace_back(*score, storage::keys::ItemSuffix(entry->epk, entry->id));
       }
       return true;

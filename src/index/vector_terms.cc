@@ -40,8 +40,7 @@ std::vector<std::string> VectorEntryKeys(const query::VectorPolicy& policy,
   std::vector<std::string> keys;
   const std::vector<query::VectorIndexSpec>& indexes = policy.indexes();
   for (size_t i = 0; i < indexes.size(); ++i) {
-    const std::optional<std::vector<std::string>> path = query::PolicyPathSegments(indexes[i].path);
-    const query::VectorEmbedding* embedding = path ? policy.Find(*path) : nullptr;
+    const query::VectorEmbedding* embedding = policy.Find(indexes[i].segments);
     if (embedding == nullptr) continue;
     const json::Value* value = At(document, embedding->segments);
     if (value == nullptr || !value->is_array() ||

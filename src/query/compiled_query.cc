@@ -246,19 +246,7 @@ class CompiledQueryImpl final : public CompiledQuery {
       if (row.value.is_undefined()) {
         return;  // SELECT VALUE of undefined emits no row
       }
-      if (!rank_.components.empty()) {
-        // The scores of the ranking's components, fused when the scope is complete.
-        for (const RankComponent& component : rank_.components) {
-          row.sort_keys.push_back(Evaluate(*component.call, frame).Take());
-        }
-      }
-      row.sort_keys.reserve(query_.order_by.size());
-      for (const ast::SortItem& sort : rank_.components.empty() ? query_.order_by : kNoSortItems) {
-        row.sort_keys.push_back(Evaluate(*sort.expr, frame).Take());
-        if (sort.ranks_by_score && !row.sort_keys.back().is_number()) {
-          return;  // an item without a vector to compare is not ranked
-        }
-      }
+      if (!SortKeysOf(frame, row.sort_keys)) return;
     }
     size_t bytes = sizeof(Row) + json::ApproximateBytes(row.value);
     for (const json::Value& key : row.sort_keys) {
@@ -266,6 +254,24 @@ class CompiledQueryImpl final : public CompiledQuery {
     }
     item.budget.ChargeRow(bytes);
     item.out.push_back(std::move(row));
+  }
+
+  // A row's sort keys: its ORDER BY keys, or with ORDER BY RANK the scores of the
+  // ranking's components (fused once the scope is complete). False when the row is not
+  // ranked: an item without a vector to compare.
+  bool SortKeysOf(const Frame& frame, std::vector<json::Value>& keys) const {
+    if (!rank_.components.empty()) {
+      for (const RankComponent& component : rank_.components) {
+        keys.push_back(Evaluate(*component.call, frame).Take());
+      }
+      return true;
+    }
+    keys.reserve(query_.order_by.size());
+    for (const ast::SortItem& sort : query_.order_by) {
+      keys.push_back(Evaluate(*sort.expr, frame).Take());
+      if (sort.ranks_by_score && !keys.back().is_number()) return false;
+    }
+    return true;
   }
 
   // The SELECT clause; undefined members are left out (§4.5).
@@ -440,7 +446,6 @@ class CompiledQueryImpl final : public CompiledQuery {
   const std::shared_ptr<const ComputedProperties> computed_;
   RankPlan rank_;  // points into bound_'s tree, whose nodes never move
   bool statistics_set_ = false;
-  inline static const std::vector<ast::SortItem> kNoSortItems;
   BoundQuery bound_;
   const ast::Query& query_;
   const AccessShape shape_;

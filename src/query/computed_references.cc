@@ -1,5 +1,7 @@
 #include "query/computed_references.h"
 
+#include "query/clause_walk.h"
+
 namespace orrery::query {
 namespace {
 
@@ -9,15 +11,10 @@ class ReferenceResolver {
       : root_slot_(root_slot), computed_(computed) {}
 
   void WalkQuery(ast::Query& q) {
-    Walk(q.select.value.get());
-    for (ast::SelectItem& item : q.select.items) Walk(item.expr.get());
-    for (ast::FromSource& source : q.from) {
-      Walk(source.collection.get());
-      if (source.subquery) WalkQuery(*source.subquery);
-    }
-    Walk(q.where.get());
-    for (ast::ExprPtr& key : q.group_by) Walk(key.get());
-    for (ast::SortItem& item : q.order_by) Walk(item.expr.get());
+    ForEachClauseExpr(q, [this](ast::Expr& expr, ast::SortItem*) {
+      Walk(&expr);
+      return Status::Ok();
+    }).IgnoreError();
   }
 
  private:

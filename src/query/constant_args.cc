@@ -1,5 +1,7 @@
 #include "query/constant_args.h"
 
+#include "query/functions.h"
+
 namespace orrery::query {
 
 std::optional<json::Value> ConstantValue(const ast::Expr& expr) {
@@ -52,6 +54,12 @@ std::optional<std::vector<std::string>> RootPath(const ast::Expr& expr, int root
     return std::nullopt;
   }
   return std::vector<std::string>(reversed.rbegin(), reversed.rend());
+}
+
+bool IsCallOf(const ast::Expr& expr, std::string_view name) {
+  if (expr.kind != ast::ExprKind::kCall) return false;
+  const auto& call = ast::As<ast::CallExpr>(expr);
+  return call.function != nullptr && call.function->name == name;
 }
 
 int RootSlot(const ast::Query& query) {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json/value.h"
@@ -19,6 +20,9 @@ std::optional<json::Value> ConstantValue(const ast::Expr& expr);
 
 // The path of `expr` below the root item's alias (`c.a.b` → {"a", "b"}), or nullopt.
 std::optional<std::vector<std::string>> RootPath(const ast::Expr& expr, int root_slot);
+
+// Whether `expr` is a call of the built-in named `name` (after binding).
+bool IsCallOf(const ast::Expr& expr, std::string_view name);
 
 // The slot of the alias bound to the whole item (`FROM c`), or -2 when none is.
 int RootSlot(const ast::Query& query);

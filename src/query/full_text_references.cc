@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "query/clause_walk.h"
 #include "query/constant_args.h"
 #include "query/functions.h"
 
@@ -11,10 +12,8 @@ namespace {
 constexpr std::string_view kDefaultLanguage = "en-US";
 
 bool IsFullTextContains(const ast::CallExpr& call) {
-  if (call.function == nullptr) return false;
-  const std::string_view name = call.function->name;
-  return name == "FullTextContains" || name == "FullTextContainsAll" ||
-         name == "FullTextContainsAny";
+  return IsCallOf(call, "FullTextContains") || IsCallOf(call, "FullTextContainsAll") ||
+         IsCallOf(call, "FullTextContainsAny");
 }
 
 class LanguageResolver {
@@ -23,15 +22,10 @@ class LanguageResolver {
       : root_slot_(root_slot), policy_(policy) {}
 
   void WalkQuery(ast::Query& q) {
-    Walk(q.select.value.get());
-    for (ast::SelectItem& item : q.select.items) Walk(item.expr.get());
-    for (ast::FromSource& source : q.from) {
-      Walk(source.collection.get());
-      if (source.subquery) WalkQuery(*source.subquery);
-    }
-    Walk(q.where.get());
-    for (ast::ExprPtr& key : q.group_by) Walk(key.get());
-    for (ast::SortItem& item : q.order_by) Walk(item.expr.get());
+    ForEachClauseExpr(q, [this](ast::Expr& expr, ast::SortItem*) {
+      Walk(&expr);
+      return Status::Ok();
+    }).IgnoreError();
   }
 
  private:

@@ -86,7 +86,8 @@ const FunctionInfo* FindFunction(std::string_view name) {
   using namespace functions_internal;
   for (std::span<const FunctionInfo> table :
        {TypeFunctions(), MathFunctions(), StringFunctions(), ArrayFunctions(), DateTimeFunctions(),
-        SpatialFunctions(), VectorFunctions(), FullTextFunctions(), std::span<const FunctionInfo>(kAggregates)}) {
+        SpatialFunctions(), VectorFunctions(), FullTextFunctions(),
+        std::span<const FunctionInfo>(kAggregates)}) {
     if (const FunctionInfo* function = FindIn(table, name)) {
       return function;
     }

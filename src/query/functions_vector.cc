@@ -4,7 +4,6 @@
 // vector_references.h resolves from the container's policy.
 
 #include <array>
-#include <cmath>
 #include <optional>
 
 #include "query/functions_internal.h"
@@ -41,26 +40,10 @@ Value VectorDistance(Args a) {
   if (a.size() > 2 && !a[2]->is_bool()) return Value();
   const std::optional<DistanceFunction> distance = DistanceOf(a.size() > 3 ? a[3] : nullptr);
   if (!distance) return Value();
-  double dot = 0, xx = 0, yy = 0, squared = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double p = x[i].as_double();
-    const double q = y[i].as_double();
-    dot += p * q;
-    xx += p * p;
-    yy += q * q;
-    squared += (p - q) * (p - q);
-  }
-  switch (*distance) {
-    case DistanceFunction::kCosine: {
-      if (xx == 0 || yy == 0) return Value();  // no direction to compare
-      return Value::Double(dot / (std::sqrt(xx) * std::sqrt(yy)));
-    }
-    case DistanceFunction::kDotProduct:
-      return Value::Double(dot);
-    case DistanceFunction::kEuclidean:
-      return Value::Double(std::sqrt(squared));
-  }
-  return Value();
+  const std::optional<double> score = VectorScore(
+      *distance, x.size(), [&](size_t i) { return x[i].as_double(); },
+      [&](size_t i) { return y[i].as_double(); });
+  return score ? Value::Double(*score) : Value();
 }
 
 constexpr AggregateKind kScalar = AggregateKind::kNone;

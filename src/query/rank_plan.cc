@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "json/json.h"
+#include "query/clause_walk.h"
 #include "query/constant_args.h"
 #include "query/errors.h"
 #include "query/full_text_policy.h"
@@ -16,12 +17,6 @@
 
 namespace orrery::query {
 namespace {
-
-bool IsCallOf(const ast::Expr& expr, std::string_view name) {
-  if (expr.kind != ast::ExprKind::kCall) return false;
-  const auto& call = ast::As<ast::CallExpr>(expr);
-  return call.function != nullptr && call.function->name == name;
-}
 
 bool IsRankOnly(const ast::Expr& expr) {
   return IsCallOf(expr, "FullTextScore") || IsCallOf(expr, "RRF");
@@ -33,7 +28,7 @@ class RankPlanner {
       : text_(text), q_(*bound.query), bound_(bound), policy_(policy) {}
 
   Result<RankPlan> Plan() {
-    ORRERY_RETURN_IF_ERROR(CheckNoRankFunctionsOutside(q_, /*in_rank=*/nullptr));
+    ORRERY_RETURN_IF_ERROR(CheckNoRankFunctionsOutside(q_));
     if (!q_.order_by_rank) return RankPlan{};
     ast::SortItem& item = q_.order_by.front();
     if (q_.order_by_rank_direction) {
@@ -72,40 +67,17 @@ class RankPlanner {
   }
 
   // FullTextScore and RRF only in the ORDER BY RANK item, RRF only at its top.
-  Status CheckNoRankFunctionsOutside(ast::Query& q, const ast::Expr* rank_item) {
-    std::vector<ast::Expr*> roots;
-    if (q.select.value) roots.push_back(q.select.value.get());
-    for (ast::SelectItem& item : q.select.items) roots.push_back(item.expr.get());
-    for (ast::FromSource& source : q.from) {
-      if (source.collection) roots.push_back(source.collection.get());
-      if (source.subquery)
-        ORRERY_RETURN_IF_ERROR(CheckNoRankFunctionsOutside(*source.subquery, nullptr));
-    }
-    if (q.where) roots.push_back(q.where.get());
-    for (ast::ExprPtr& key : q.group_by) roots.push_back(key.get());
-    for (size_t k = 0; k < q.order_by.size(); ++k) {
-      if (k == 0 && q.order_by_rank && &q == &q_) {
-        (void)rank_item;
-        ast::Expr& score = *q.order_by[k].expr;
-        if (IsCallOf(score, "FullTextScore")) {
-          ORRERY_RETURN_IF_ERROR(CheckChildren(score));
-        } else if (IsCallOf(score, "RRF")) {
-          for (ast::ExprPtr& arg : ast::As<ast::CallExpr>(score).args) {
-            if (IsCallOf(*arg, "FullTextScore")) {
-              ORRERY_RETURN_IF_ERROR(CheckChildren(*arg));
-            } else {
-              ORRERY_RETURN_IF_ERROR(Check(*arg));
-            }
-          }
-        } else {
-          ORRERY_RETURN_IF_ERROR(Check(score));
-        }
-        continue;
+  Status CheckNoRankFunctionsOutside(ast::Query& q) {
+    return ForEachClauseExpr(q, [this](ast::Expr& expr, ast::SortItem* sort) {
+      const bool rank_item = q_.order_by_rank && sort == &q_.order_by.front();
+      if (!rank_item) return Check(expr);
+      if (IsCallOf(expr, "FullTextScore")) return CheckChildren(expr);
+      if (!IsCallOf(expr, "RRF")) return Check(expr);
+      for (ast::ExprPtr& arg : ast::As<ast::CallExpr>(expr).args) {
+        ORRERY_RETURN_IF_ERROR(IsCallOf(*arg, "FullTextScore") ? CheckChildren(*arg) : Check(*arg));
       }
-      roots.push_back(q.order_by[k].expr.get());
-    }
-    for (ast::Expr* root : roots) ORRERY_RETURN_IF_ERROR(Check(*root));
-    return Status::Ok();
+      return Status::Ok();
+    });
   }
 
   Status CheckChildren(ast::Expr& expr) {
@@ -122,7 +94,7 @@ class RankPlanner {
                                    " can only be used in an ORDER BY RANK clause.");
     }
     if (expr.kind == ast::ExprKind::kSubquery) {
-      return CheckNoRankFunctionsOutside(*ast::As<ast::SubqueryExpr>(expr).query, nullptr);
+      return CheckNoRankFunctionsOutside(*ast::As<ast::SubqueryExpr>(expr).query);
     }
     return CheckChildren(expr);
   }

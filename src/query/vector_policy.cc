@@ -112,6 +112,7 @@ Result<VectorIndexSpec> ParseIndex(const json::Value& entry,
                    " is invalid. Valid index types are flat, quantizedFlat and diskANN.");
   }
   out.type = *parsed;
+  out.segments = embedding->segments;
   if (out.type == VectorIndexType::kFlat &&
       embedding->dimensions > VectorPolicy::kMaxFlatDimensions) {
     return Invalid("The Vector Indexing Policy's index type flat supports vectors of at most " +

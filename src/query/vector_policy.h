@@ -5,6 +5,8 @@
 // layer reads the policy to resolve what VectorDistance leaves unsaid: the distance
 // function and data type of a path, and so the direction of ORDER BY VectorDistance.
 
+#include <cmath>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +26,32 @@ enum class VectorIndexType { kFlat, kQuantizedFlat, kDiskAnn };
 // Euclidean distance the lowest.
 inline bool RanksDescending(DistanceFunction f) { return f != DistanceFunction::kEuclidean; }
 
+// The score VectorDistance gives two vectors of `size` elements, read as doubles through
+// a(i) and b(i) (JSON numbers in a query, stored float32 in a vector index); nullopt where
+// it gives none (a zero vector under cosine).
+template <typename ElementA, typename ElementB>
+std::optional<double> VectorScore(DistanceFunction distance, size_t size, ElementA a, ElementB b) {
+  double dot = 0, aa = 0, bb = 0, squared = 0;
+  for (size_t i = 0; i < size; ++i) {
+    const double p = a(i);
+    const double q = b(i);
+    dot += p * q;
+    aa += p * p;
+    bb += q * q;
+    squared += (p - q) * (p - q);
+  }
+  switch (distance) {
+    case DistanceFunction::kCosine:
+      if (aa == 0 || bb == 0) return std::nullopt;  // no direction to compare
+      return dot / (std::sqrt(aa) * std::sqrt(bb));
+    case DistanceFunction::kDotProduct:
+      return dot;
+    case DistanceFunction::kEuclidean:
+      return std::sqrt(squared);
+  }
+  return std::nullopt;
+}
+
 std::optional<VectorDataType> ParseVectorDataType(std::string_view text);
 std::optional<DistanceFunction> ParseDistanceFunction(std::string_view text);
 std::string_view DataTypeName(VectorDataType type);                // "float32", as stored
@@ -39,6 +67,7 @@ struct VectorEmbedding {
 
 struct VectorIndexSpec {
   std::string path;
+  std::vector<std::string> segments;  // of `path`, as its embedding's
   VectorIndexType type = VectorIndexType::kFlat;
   int quantization_byte_size = 0;     // quantizedFlat and diskANN; 0 when not given
   int indexing_search_list_size = 0;  // diskANN; 0 when not given

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "query/clause_walk.h"
 #include "query/constant_args.h"
 #include "query/errors.h"
 #include "query/functions.h"
@@ -17,21 +18,13 @@ class VectorResolver {
       : text_(text), root_slot_(root_slot), policy_(policy) {}
 
   Status WalkQuery(ast::Query& q) {
-    ORRERY_RETURN_IF_ERROR(Walk(q.select.value.get()));
-    for (ast::SelectItem& item : q.select.items) ORRERY_RETURN_IF_ERROR(Walk(item.expr.get()));
-    for (ast::FromSource& source : q.from) {
-      ORRERY_RETURN_IF_ERROR(Walk(source.collection.get()));
-      if (source.subquery) ORRERY_RETURN_IF_ERROR(WalkQuery(*source.subquery));
-    }
-    ORRERY_RETURN_IF_ERROR(Walk(q.where.get()));
-    for (ast::ExprPtr& key : q.group_by) ORRERY_RETURN_IF_ERROR(Walk(key.get()));
-    for (ast::SortItem& item : q.order_by) {
-      ORRERY_RETURN_IF_ERROR(Walk(item.expr.get()));
-      if (item.ranks_by_score && IsVectorDistanceCall(*item.expr)) {
-        item.descending = RanksDescending(last_resolved_.value_or(DistanceFunction::kCosine));
+    return ForEachClauseExpr(q, [this](ast::Expr& expr, ast::SortItem* sort) {
+      ORRERY_RETURN_IF_ERROR(Walk(&expr));
+      if (sort != nullptr && sort->ranks_by_score && IsVectorDistanceCall(expr)) {
+        sort->descending = RanksDescending(last_resolved_.value_or(DistanceFunction::kCosine));
       }
-    }
-    return Status::Ok();
+      return Status::Ok();
+    });
   }
 
  private:
@@ -114,11 +107,7 @@ class VectorResolver {
 
 }  // namespace
 
-bool IsVectorDistanceCall(const ast::Expr& expr) {
-  if (expr.kind != ast::ExprKind::kCall) return false;
-  const auto& call = ast::As<ast::CallExpr>(expr);
-  return call.function != nullptr && call.function->name == "VectorDistance";
-}
+bool IsVectorDistanceCall(const ast::Expr& expr) { return IsCallOf(expr, "VectorDistance"); }
 
 std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound) {
   const ast::Query& q = *bound.query;
@@ -149,33 +138,8 @@ std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound) {
   return std::nullopt;
 }
 
-std::optional<double> VectorScore(DistanceFunction distance, const std::vector<float>& item,
-                                  const std::vector<double>& query) {
-  double dot = 0, xx = 0, yy = 0, squared = 0;
-  for (size_t i = 0; i < item.size(); ++i) {
-    const double p = item[i];
-    const double q = query[i];
-    dot += p * q;
-    xx += p * p;
-    yy += q * q;
-    squared += (p - q) * (p - q);
-  }
-  switch (distance) {
-    case DistanceFunction::kCosine:
-      if (xx == 0 || yy == 0) return std::nullopt;
-      return dot / (std::sqrt(xx) * std::sqrt(yy));
-    case DistanceFunction::kDotProduct:
-      return dot;
-    case DistanceFunction::kEuclidean:
-      return std::sqrt(squared);
-  }
-  return std::nullopt;
-}
-
 bool IsFullTextScoreWithStatistics(const ast::Expr& expr) {
-  if (expr.kind != ast::ExprKind::kCall) return false;
-  const auto& call = ast::As<ast::CallExpr>(expr);
-  return call.function != nullptr && call.function->name == "_FullTextScore";
+  return IsCallOf(expr, "_FullTextScore");
 }
 
 Status ResolveVectorDistances(std::string_view text, BoundQuery& bound,

@@ -29,11 +29,6 @@ struct VectorRanking {
 };
 std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound);
 
-// The score VectorDistance gives `item` (as float32 elements, stored) against `query`;
-// nullopt where it gives none (a zero vector under cosine). REQUIRES: equal lengths.
-std::optional<double> VectorScore(DistanceFunction distance, const std::vector<float>& item,
-                                  const std::vector<double>& query);
-
 // `policy` may be null (no vector policy: cosine over float32). Errors: BadRequest in
 // the service's error shape for options that are not valid (an unknown distance
 // function or data type, a non-object).

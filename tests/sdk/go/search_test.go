@@ -20,6 +20,7 @@ package orrerygo
 // evaluation.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -364,7 +365,7 @@ func (e *goEnv) checkFullTextPolicy(t *testing.T, c *azcosmos.ContainerClient) {
 }
 
 func TestFullTextContains(t *testing.T) {
-	sentences := []struct{ id, pk, text string }{
+	sentences := []textDoc{
 		{"t1", "a", "I ride my bicycle to work every day."},
 		{"t2", "a", "Two bicycles stood next to the red car."},
 		{"t3", "b", "The red bicycle was stolen last night."},
@@ -403,14 +404,7 @@ func TestFullTextContains(t *testing.T) {
 	forEachStorage(t, func(t *testing.T, storage string) {
 		env := newGoEnv(t, storage, sharedServer(t, storage), nil)
 		ctx := ctxFor(t, 60*time.Second)
-		c := env.createSearchContainer(t, fullTextContainerProperties("ft"), 400)
-		env.checkFullTextPolicy(t, c)
-		for _, s := range sentences {
-			env.must(t, "create "+s.id, func() error {
-				_, err := c.CreateItem(ctx, azcosmos.NewPartitionKeyString(s.pk), doc("id", s.id, "pk", s.pk, "text", s.text), nil)
-				return err
-			})
-		}
+		c := env.fullTextContainerWith(t, ctx, "ft", sentences)
 		for _, tc := range cases {
 			name := tc.where
 			if tc.pk != "" {
@@ -436,9 +430,27 @@ func TestFullTextContains(t *testing.T) {
 // ---------------------------------------------------------------------------------------
 // Full-text ranking
 
+// textDoc is one document of the full-text tests.
+type textDoc struct{ id, pk, text string }
+
+// fullTextContainerWith creates a container with the full-text policy of
+// fullTextContainerProperties(name), checks that the policy reads back, and writes docs.
+func (env *goEnv) fullTextContainerWith(t *testing.T, ctx context.Context, name string, docs []textDoc) *azcosmos.ContainerClient {
+	t.Helper()
+	c := env.createSearchContainer(t, fullTextContainerProperties(name), 400)
+	env.checkFullTextPolicy(t, c)
+	for _, d := range docs {
+		env.must(t, "create "+d.id, func() error {
+			_, err := c.CreateItem(ctx, azcosmos.NewPartitionKeyString(d.pk), doc("id", d.id, "pk", d.pk, "text", d.text), nil)
+			return err
+		})
+	}
+	return c
+}
+
 // bm25Docs are made only of words that are their own stems and no stop words, so the
 // words BM25 counts are the whitespace-separated ones.
-var bm25Docs = []struct{ id, pk, text string }{
+var bm25Docs = []textDoc{
 	{"r01", "k0", "dog dog dog"},
 	{"r02", "k0", "dog cat fish bird rock swim run tree"},
 	{"r03", "k0", "tree tree dog"},
@@ -553,14 +565,7 @@ func TestFullTextScore(t *testing.T) {
 	forEachStorage(t, func(t *testing.T, storage string) {
 		env := newGoEnv(t, storage, sharedServer(t, storage), nil)
 		ctx := ctxFor(t, 60*time.Second)
-		c := env.createSearchContainer(t, fullTextContainerProperties("rank"), 400)
-		env.checkFullTextPolicy(t, c)
-		for _, d := range bm25Docs {
-			env.must(t, "create "+d.id, func() error {
-				_, err := c.CreateItem(ctx, azcosmos.NewPartitionKeyString(d.pk), doc("id", d.id, "pk", d.pk, "text", d.text), nil)
-				return err
-			})
-		}
+		c := env.fullTextContainerWith(t, ctx, "rank", bm25Docs)
 		for _, tc := range cases {
 			quoted := make([]string, len(tc.terms))
 			for i, term := range tc.terms {
