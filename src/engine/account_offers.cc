@@ -186,8 +186,10 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
   ORRERY_ASSIGN_OR_RETURN(ThroughputRequest requested, RequestedThroughput(body));
   const int64_t requested_max = MaxOf(requested);
 
-  const std::lock_guard writer(catalog_write_mutex_);  // account.h
-  std::unique_lock lock(mutex_);
+  // account.h: the catalog lock keeps the maps as they are; mutex_ is taken shared to
+  // prepare and exclusively to publish, never across the synced write.
+  const std::lock_guard writer(catalog_write_mutex_);
+  std::shared_lock lock(mutex_);
   for (auto& [db_id, db] : databases_) {
     if (DatabaseOfferId(db.number) != id) continue;
     ORRERY_RETURN_IF_ERROR(CheckReplace(
@@ -205,8 +207,12 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
     }
     storage::WriteBatch batch;
     batch.Put(storage::keys::Database(db_id), json::Write(DatabaseRecord(updated)));
-    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
-    db = std::move(updated);
+    lock.unlock();
+    ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
+    {
+      std::unique_lock publish(mutex_);
+      db = std::move(updated);
+    }
     if (!pending) {
       const double share = static_cast<double>(requested_max) / db.shared_budgets.size();
       for (auto& budget : db.shared_budgets) {
@@ -241,14 +247,18 @@ Result<OfferResult> Account::ReplaceOffer(std::string_view id, const json::Value
     storage::WriteBatch batch;
     batch.Put(storage::keys::Container(settings.database_id, settings.id),
               json::Write(ContainerRecord(settings)));
-    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+    lock.unlock();
+    ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
     ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
                             OpenContainer(settings, container->write_state()));
     if (!pending) {
       replaced->throughput_ledger().SetRate(static_cast<double>(requested_max),
                                             std::chrono::steady_clock::now());
     }
-    container = std::move(replaced);
+    {
+      std::unique_lock publish(mutex_);
+      container = std::move(replaced);
+    }
     return OfferResult{OfferJson(std::string(id), settings.resource, settings.manual_ru_per_second,
                                  settings.autoscale_max_ru_per_second),
                        pending,
@@ -264,7 +274,7 @@ namespace orrery::engine {
 
 Status Account::ApplyPendingThroughput(std::string_view database_id, std::string_view id) {
   const std::lock_guard writer(catalog_write_mutex_);  // account.h
-  std::unique_lock lock(mutex_);
+  std::shared_lock lock(mutex_);
   auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
   if (it == containers_.end()) return Status::Ok();
   ContainerSettings settings = it->second->settings();
@@ -282,11 +292,13 @@ Status Account::ApplyPendingThroughput(std::string_view database_id, std::string
   settings.pending_ru_per_second = 0;
   storage::WriteBatch batch;
   batch.Put(storage::keys::Container(database_id, id), json::Write(ContainerRecord(settings)));
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  lock.unlock();
+  ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
                           OpenContainer(std::move(settings), it->second->write_state()));
   replaced->throughput_ledger().SetRate(static_cast<double>(pending),
                                         std::chrono::steady_clock::now());
+  std::unique_lock publish(mutex_);
   it->second = std::move(replaced);
   return Status::Ok();
 }

@@ -178,11 +178,14 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
   // The commit. The catalog lock keeps the container record ours; the split lock held
   // exclusively keeps every write out while the map changes.
   const std::lock_guard writer(catalog_write_mutex_);  // account.h
-  std::unique_lock catalog(mutex_);
+  std::shared_lock catalog(mutex_);
   auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
   auto db = databases_.find(database_id);
-  if (it == containers_.end() || db == databases_.end() || it->second->write_state() != state) {
-    catalog.unlock();
+  const bool gone =
+      it == containers_.end() || db == databases_.end() || it->second->write_state() != state;
+  // Not held across the synced commit: data requests take it to find their container.
+  catalog.unlock();
+  if (gone) {
     set_split(std::nullopt);
     storage::WriteBatch undo;
     AddChildDropToBatch(c, split.left, split.right, undo);
@@ -199,7 +202,7 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
   ORRERY_RETURN_IF_ERROR(WithWritesHeld(*state, [&] {
     // Before the parent's entries go: a read that could miss them sees the bump after.
     state->partition_map_generation.fetch_add(1);
-    Status written = store_->WriteSynced(commit);
+    Status written = WriteCatalog(commit);
     if (written.ok()) {
       state->write_map = std::make_shared<const PartitionMap>(settings.partitions);
     }
@@ -208,6 +211,7 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
   }));
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
                           OpenContainer(std::move(settings), state));
+  std::unique_lock publish(mutex_);
   ProvisionThroughput(*replaced, db->second);
   it->second = std::move(replaced);
   return Status::Ok();
@@ -224,8 +228,7 @@ Status Account::SplitWhereNeeded() {
 // its containers' partitions draw from): a pending replace of it adds budgets until
 // each serves at most 10,000 RU/s, then takes effect.
 Status Account::GrowSharedThroughput() {
-  const std::lock_guard writer(catalog_write_mutex_);  // account.h
-  std::unique_lock lock(mutex_);
+  const std::lock_guard writer(catalog_write_mutex_);  // account.h: the maps hold still
   for (auto& [db_id, db] : databases_) {
     const int64_t pending = db.pending_ru_per_second;
     if (pending == 0) continue;
@@ -239,7 +242,7 @@ Status Account::GrowSharedThroughput() {
     updated.pending_ru_per_second = 0;
     storage::WriteBatch batch;
     batch.Put(storage::keys::Database(db_id), json::Write(DatabaseRecord(updated)));
-    ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+    ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
     const auto count =
         static_cast<size_t>((pending + kMaxPartitionThroughput - 1) / kMaxPartitionThroughput);
     updated.shared_budgets.clear();
@@ -248,6 +251,7 @@ Status Account::GrowSharedThroughput() {
           static_cast<double>(pending) / static_cast<double>(count),
           std::chrono::steady_clock::now()));
     }
+    std::unique_lock publish(mutex_);
     db = std::move(updated);
     for (const auto& [key, container] : containers_) {
       if (key.first == db_id) ProvisionThroughput(*container, db);

@@ -61,7 +61,7 @@ void Account::ProvisionThroughput(Container& container, const DatabaseEntry& dat
 Status Account::SetThroughputEnforcement(std::string_view database_id, std::string_view id,
                                          bool enforced) {
   const std::lock_guard writer(catalog_write_mutex_);  // account.h
-  std::unique_lock lock(mutex_);
+  std::shared_lock lock(mutex_);
   auto it = containers_.find(ContainerKey{std::string(database_id), std::string(id)});
   if (it == containers_.end()) {
     return Status::NotFound(
@@ -71,10 +71,12 @@ Status Account::SetThroughputEnforcement(std::string_view database_id, std::stri
   settings.enforce_throughput = enforced;
   storage::WriteBatch batch;
   batch.Put(storage::keys::Container(database_id, id), json::Write(ContainerRecord(settings)));
-  ORRERY_RETURN_IF_ERROR(store_->WriteSynced(batch));
+  lock.unlock();
+  ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<Container> replaced,
                           OpenContainer(std::move(settings), it->second->write_state()));
   replaced->throughput_ledger().SetEnforced(enforced);
+  std::unique_lock publish(mutex_);
   it->second = std::move(replaced);
   return Status::Ok();
 }

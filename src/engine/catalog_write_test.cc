@@ -37,9 +37,10 @@ class HeldWrites {
     changed_.notify_all();
     changed_.wait(lock, [this] { return released_; });
   }
-  void WaitForOne() {
+  // False when no write arrived within a while (one that never calls the hook).
+  bool WaitForOne() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return waiting_ > 0; });
+    return changed_.wait_for(lock, std::chrono::seconds(10), [this] { return waiting_ > 0; });
   }
   void Release() {
     {
@@ -72,15 +73,30 @@ class CatalogWriteTest : public ::testing::Test {
     HeldWrites held;
     account_->TEST_SetCatalogWriteHook([&held] { held.Arrive(); });
     std::future<Status> done = std::async(std::launch::async, write);
-    held.WaitForOne();
-    meanwhile();
+    if (held.WaitForOne()) {
+      meanwhile();
+    } else {
+      ADD_FAILURE() << "the write never reached the catalog write hook";
+    }
     held.Release();
     Status status = done.get();
+    unfinished_reads_.clear();  // they finish once the write is released
     account_->TEST_SetCatalogWriteHook(nullptr);
     return status;
   }
 
+  // Whether `read` finishes within a few seconds on another thread: a reader blocked by
+  // a held write fails the test instead of hanging it.
+  template <typename Read>
+  bool ServedMeanwhile(Read read) {
+    std::future<void> done = std::async(std::launch::async, read);
+    if (done.wait_for(std::chrono::seconds(5)) == std::future_status::ready) return true;
+    unfinished_reads_.push_back(std::move(done));
+    return false;
+  }
+
   std::unique_ptr<Account> account_;
+  std::vector<std::future<void>> unfinished_reads_;
 };
 
 TEST_F(CatalogWriteTest, ReadersAreServedWhileAContainerCreateWrites) {
@@ -132,6 +148,84 @@ TEST_F(CatalogWriteTest, ReadersAreServedWhileADatabaseIsCreatedOrDeleted) {
   EXPECT_EQ(account_->GetContainer("db", "c").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(account_->ReadDatabase("db").status().code(), StatusCode::kNotFound);
   EXPECT_TRUE(account_->ReadDatabase("db2").ok());
+}
+
+json::Value WithThroughput(json::Value offer, int64_t ru_per_second) {
+  json::Value content = *offer.Find("content");
+  content.Set("offerThroughput", json::Value::Int(ru_per_second));
+  offer.Set("content", std::move(content));
+  return offer;
+}
+
+json::Value OfferOf(Account& account, std::string_view resource_rid) {
+  for (const json::Value& offer : account.ListOffers()) {
+    if (offer.Find("offerResourceId")->as_string() == resource_rid) return offer;
+  }
+  ADD_FAILURE() << "no offer for " << resource_rid;
+  return json::Value();
+}
+
+TEST_F(CatalogWriteTest, ReadersAreServedWhileAContainerOfferIsReplaced) {
+  const std::shared_ptr<Container> before = *account_->GetContainer("db", "c");
+  const json::Value offer = OfferOf(*account_, before->settings().rid);
+  const std::string offer_id = offer.Find("id")->as_string();
+  const Status replaced = WhileHeld(
+      [&] { return account_->ReplaceOffer(offer_id, WithThroughput(offer, 800)).status(); },
+      [&] {
+        EXPECT_TRUE(ServedMeanwhile([&] {
+          EXPECT_EQ(*account_->GetContainer("db", "c"), before);
+          EXPECT_EQ(account_->ListContainers("db")->size(), 1u);
+        }));
+      });
+  ASSERT_TRUE(replaced.ok()) << replaced.ToString();
+  EXPECT_EQ((*account_->GetContainer("db", "c"))->settings().manual_ru_per_second, 800);
+}
+
+TEST_F(CatalogWriteTest, ReadersAreServedWhileADatabaseOfferIsReplaced) {
+  ASSERT_TRUE(account_->CreateDatabase(J(R"({"id":"shared"})"), {.manual = 1000}).ok());
+  const std::string rid = account_->ReadDatabase("shared")->Find("_rid")->as_string();
+  const json::Value offer = OfferOf(*account_, rid);
+  const std::string offer_id = offer.Find("id")->as_string();
+  const Status replaced = WhileHeld(
+      [&] { return account_->ReplaceOffer(offer_id, WithThroughput(offer, 2000)).status(); },
+      [&] {
+        EXPECT_TRUE(ServedMeanwhile([&] {
+          EXPECT_TRUE(account_->GetContainer("db", "c").ok());
+          EXPECT_TRUE(account_->ReadDatabase("shared").ok());
+        }));
+      });
+  ASSERT_TRUE(replaced.ok()) << replaced.ToString();
+  const json::Value after = OfferOf(*account_, rid);
+  EXPECT_EQ(after.Find("content")->Find("offerThroughput")->as_int(), 2000);
+}
+
+TEST_F(CatalogWriteTest, ReadersAreServedWhileThroughputEnforcementChanges) {
+  const std::shared_ptr<Container> before = *account_->GetContainer("db", "c");
+  const Status changed = WhileHeld(
+      [&] { return account_->SetThroughputEnforcement("db", "c", false); },
+      [&] {
+        EXPECT_TRUE(
+            ServedMeanwhile([&] { EXPECT_EQ(*account_->GetContainer("db", "c"), before); }));
+      });
+  ASSERT_TRUE(changed.ok()) << changed.ToString();
+  EXPECT_EQ((*account_->GetContainer("db", "c"))->settings().enforce_throughput, false);
+}
+
+TEST_F(CatalogWriteTest, ReadersAreServedWhileASplitCommits) {
+  const std::shared_ptr<Container> before = *account_->GetContainer("db", "c");
+  const uint32_t parent = before->settings().partitions.partitions().at(0).number;
+  const Status split = WhileHeld(
+      [&] {
+        return account_->SplitPartition("db", "c", parent, "7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF");
+      },
+      [&] {
+        EXPECT_TRUE(ServedMeanwhile([&] {
+          EXPECT_EQ(*account_->GetContainer("db", "c"), before);
+          EXPECT_TRUE(account_->ReadDatabase("db").ok());
+        }));
+      });
+  ASSERT_TRUE(split.ok()) << split.ToString();
+  EXPECT_EQ((*account_->GetContainer("db", "c"))->settings().partitions.partitions().size(), 2u);
 }
 
 TEST_F(CatalogWriteTest, ConcurrentCreatesOfOneNameLetExactlyOneSucceed) {
