@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "spatial/ring_crossings.h"
+
 namespace orrery::spatial {
 namespace {
 
@@ -148,6 +150,15 @@ std::optional<std::string> InvalidReason(const Shape& shape) {
         if (std::optional<std::string> reason = RingReason(shape.type, polygon[i], i + 1)) {
           return reason;
         }
+      }
+    }
+    for (const PolygonRings& polygon : shape.polygons) {
+      if (std::optional<size_t> ring = FirstCrossingRing(polygon)) {
+        // The service's frame around SQL Server's reason for the same fault (24404); the
+        // service's own text for it is not documented.
+        return "The " + std::string(TypeName(shape.type)) +
+               " input is not valid because the ring number " + std::to_string(*ring) +
+               " intersects itself or some other ring.";
       }
     }
   }

@@ -40,7 +40,8 @@ struct Shape {
 std::optional<Shape> ParseShape(const json::Value& value);
 
 // Why `shape` breaks the service's rules (coordinate ranges, enough points, closed
-// rings), in the service's words; nullopt when it is valid.
+// rings, rings that cross themselves or each other), in the service's words; nullopt when
+// it is valid.
 std::optional<std::string> InvalidReason(const Shape& shape);
 
 // ParseShape, then nullopt unless the shape is also valid.

@@ -51,5 +51,25 @@ TEST(GeoJsonTest, TheServicesDocumentedReasons) {
       InvalidReason(*ParseShape(Json(R"({"type":"LineString","coordinates":[[1,1],[1,2]]})"))));
 }
 
+TEST(GeoJsonTest, RingsThatCrossMakeAPolygonInvalid) {
+  const char* bow_tie = R"({"type":"Polygon","coordinates":[[[0,0],[2,2],[2,0],[0,2],[0,0]]]})";
+  EXPECT_EQ(InvalidReason(*ParseShape(Json(bow_tie))),
+            "The Polygon input is not valid because the ring number 1 intersects itself or some "
+            "other ring.");
+  EXPECT_FALSE(ParseValidShape(Json(bow_tie)));
+  const char* multi =
+      R"({"type":"MultiPolygon","coordinates":[[[[10,10],[11,10],[11,11],[10,10]]],)"
+      R"([[[0,0],[4,0],[4,4],[0,4],[0,0]],[[3,1],[5,1],[5,2],[3,2],[3,1]]]]})";
+  EXPECT_EQ(InvalidReason(*ParseShape(Json(multi))),
+            "The MultiPolygon input is not valid because the ring number 1 intersects itself or "
+            "some other ring.");
+  // Unclosed rings are reported as such, before any crossing.
+  EXPECT_NE(
+      InvalidReason(*ParseShape(Json(
+                        R"({"type":"Polygon","coordinates":[[[0,0],[2,2],[2,0],[0,2],[0,1]]]})")))
+          ->find("start and end points"),
+      std::string::npos);
+}
+
 }  // namespace
 }  // namespace orrery::spatial

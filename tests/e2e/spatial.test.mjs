@@ -169,16 +169,22 @@ describe("spatial", { timeout: TIMEOUT * 2 }, () => {
     await container.items.create({ id: "lat", pk: "a", location: { type: "Point", coordinates: [10, 95] } });
     await container.items.create({ id: "open", pk: "a", location: { type: "Polygon", coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } });
     await container.items.create({ id: "text", pk: "a", location: "10,10" });
+    // A bow tie: its ring crosses itself at (10, 10).
+    await container.items.create({ id: "bowtie", pk: "a", location: { type: "Polygon", coordinates: [[[9, 9], [11, 11], [11, 9], [9, 11], [9, 9]]] } });
     const near = `{"type": "Point", "coordinates": [10, 10]}`;
     const { resources: matched } = await container.items.query(`SELECT VALUE c.id FROM c WHERE ST_DISTANCE(c.location, ${near}) < 100000000`).fetchAll();
     assert.deepEqual(matched, []);
+    const { resources: touching } = await container.items.query(`SELECT VALUE c.id FROM c WHERE ST_INTERSECTS(c.location, ${near}) OR ST_WITHIN(${near}, c.location)`).fetchAll();
+    assert.deepEqual(touching, []);
     const { resources: distances } = await container.items.query(`SELECT VALUE {d: ST_DISTANCE(c.location, ${near})} FROM c`).fetchAll();
-    assert.deepEqual(distances, [{}, {}, {}]);
+    assert.deepEqual(distances, [{}, {}, {}, {}]);
     const { resources: reasons } = await container.items.query("SELECT c.id, ST_ISVALIDDETAILED(c.location) AS v FROM c WHERE c.id != 'text'").fetchAll();
     const byId = Object.fromEntries(reasons.map((r) => [r.id, r.v]));
     assert.deepEqual(byId.lat, { valid: false, reason: "Latitude values must be between -90 and 90 degrees." });
     assert.equal(byId.open.valid, false);
     assert.match(byId.open.reason, /ring number 1 are not the same/);
+    assert.equal(byId.bowtie.valid, false);
+    assert.match(byId.bowtie.reason, /^The Polygon input is not valid because the ring number 1 intersects itself/);
   });
 
   test("a policy change adds the spatial index online; queries stay complete meanwhile", async () => {
