@@ -479,6 +479,9 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
   container->write_state()->creation_order_kept.store(true);
   container->write_state()->expiry_index_kept.store(true);
+  for (uint32_t partition : container->PartitionNumbers()) {
+    container->write_state()->presence.StartEmpty(partition);
+  }
   std::unique_lock publish(mutex_);
   containers_.emplace(std::move(key), std::move(container));
   return resource;

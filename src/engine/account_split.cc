@@ -19,25 +19,13 @@
 #include "engine/account.h"
 #include "engine/change_feed.h"
 #include "engine/creation_order.h"
+#include "engine/writes_held.h"
 #include "index/index_key.h"
 #include "json/json.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
 namespace {
-
-// Runs `fn` with no write in flight: every write holds split_mutex shared, and new ones
-// wait while split_commit_waiting is set (Container::EnterWrite).
-template <typename Fn>
-auto WithWritesHeld(ContainerWriteState& state, Fn&& fn) {
-  state.split_commit_waiting = true;
-  std::unique_lock exclusive(state.split_mutex);
-  struct ClearWaiting {
-    std::atomic<bool>& waiting;
-    ~ClearWaiting() { waiting = false; }
-  } clear{state.split_commit_waiting};
-  return fn();
-}
 
 constexpr const char* kSplitIntentPrefix = "split/";
 
@@ -205,6 +193,8 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
     Status written = WriteCatalog(commit);
     if (written.ok()) {
       state->write_map = std::make_shared<const PartitionMap>(settings.partitions);
+      // Its entries are gone; the children count their paths when first queried.
+      state->presence.Forget(number);
     }
     state->split.reset();
     return written;

@@ -241,7 +241,8 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   result.index_terms = new_terms.size() / partitions.size();
   AddIndexChanges(batch,
                   old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{},
-                  new_terms);
+                  new_terms, write_state_.get());
+  if (!old) NoteItemCountChange(partitions, +1);
   return result;
 }
 
@@ -257,6 +258,7 @@ Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   ORRERY_ASSIGN_OR_RETURN(ItemResult result,
                           AddWriteToBatch(request, std::move(write), existing, batch, nullptr));
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+  commit.Committed();
   return result;
 }
 
@@ -319,7 +321,8 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   AddExpiryChanges(batch, epk, id, record->json, std::nullopt);
   const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
   result.index_terms = old_terms.size() / partitions.size();
-  AddIndexChanges(batch, old_terms, {});
+  AddIndexChanges(batch, old_terms, {}, write_state_.get());
+  NoteItemCountChange(partitions, -1);
   if (!unique_keys_.empty()) {
     Result<json::Value> old_item = json::Parse(record->json);
     if (old_item.ok()) {
@@ -342,6 +345,7 @@ Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key
   ORRERY_ASSIGN_OR_RETURN(ItemResult result,
                           AddDeleteToBatch(epk, id, stored, if_match, batch, nullptr));
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+  commit.Committed();
   return result;
 }
 

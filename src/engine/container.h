@@ -28,6 +28,7 @@
 #include "engine/partition/partition_key.h"
 #include "engine/partition_map.h"
 #include "engine/patch.h"
+#include "engine/path_presence.h"
 #include "engine/throughput/throughput_ledger.h"
 #include "engine/unique_keys.h"
 #include "index/composite_key.h"
@@ -177,6 +178,9 @@ struct ContainerWriteState {
   // added since, it bounds every logical partition, so a write that keeps the sum within
   // the logical partition limit needs no read of its partition's size.
   std::atomic<int64_t> container_bytes_at_sizes_read{-1};
+  // Which paths every item of a partition has (path_presence.h), kept by committed
+  // writes (CommitScope::Committed), forgotten by policy changes and splits.
+  PathPresence presence;
   // Whether the expiry index (expiry_index.h) holds every item; the TTL purge reads it.
   std::atomic<bool> expiry_index_kept{false};
 };
@@ -464,9 +468,14 @@ class Container {
     ~CommitScope();
     CommitScope(const CommitScope&) = delete;
     CommitScope& operator=(const CommitScope&) = delete;
+    // After the write reached the store: applies the changes noted for PathPresence
+    // (container_presence.cc). Call with the write's split lock still held; changes
+    // not committed are dropped when the scope ends.
+    void Committed();
 
    private:
     size_t first_;
+    size_t first_presence_;
   };
   // The record of `key` as a batch sees it: pending first, then the store.
   Result<std::optional<std::string>> StoredRecord(const std::string& key,
@@ -483,9 +492,21 @@ class Container {
                                        std::string_view id) const;
   std::vector<std::string> IndexKeysOf(const json::Value& item, std::string_view epk,
                                        std::string_view id) const;
-  // Replaces the old version's index entries by the new one's in `batch`.
+  // Replaces the old version's index entries by the new one's in `batch`; with
+  // `presence`, notes the changes for PathPresence (applied once committed).
   static void AddIndexChanges(storage::WriteBatch& batch, const std::vector<std::string>& old_keys,
-                              const std::vector<std::string>& new_keys);
+                              const std::vector<std::string>& new_keys,
+                              ContainerWriteState* presence = nullptr);
+  // container_presence.cc: a change to note for PathPresence until the CommitScope of
+  // this thread commits or ends. `path` empty: the item count.
+  static void NotePresenceChange(ContainerWriteState& state, uint32_t partition,
+                                 std::string_view path, int64_t delta);
+  // +delta items in each of `partitions` (a create's, or a delete's -1).
+  void NoteItemCountChange(const std::vector<uint32_t>& partitions, int64_t delta) const;
+  // The changes noted on this thread: how many, and applying or dropping those from a mark.
+  static size_t PresenceMark();
+  static void ApplyPresence(size_t from);
+  static void DropPresence(size_t from);
 
   // An item an index entry names, counted as loaded; nullopt if deleted or expired.
   Result<std::optional<std::string>> LoadIndexedItem(std::string_view epk, std::string_view id,
@@ -493,11 +514,27 @@ class Container {
 
   // Query execution (container_query.cc).
   struct QueryRun;
+  // Whether some item of `partition` lacks `path_prefix` (index::PathPrefix), from the
+  // counts of PathPresence, counting the path first (while no write runs) when needed;
+  // what that reads is charged to the run. True when it cannot tell.
+  Result<bool> SomeItemLacks(QueryRun& run, uint32_t partition,
+                             const std::string& path_prefix) const;
+  Result<int64_t> CountPartitionItems(uint32_t partition) const;
   // Visits the items of `partition` within the run's scope in the order of `path`'s
   // values (container_query_streams.cc), after the position `after` (an encoded value
   // and key suffix; nullptr: from the start), until `visit` returns false.
   using PositionedVisit = std::function<bool(std::string_view value, std::string_view key_suffix,
                                              const json::Value& doc)>;
+  // The index entries under `prefix` the run may read (its order bound), after the
+  // position `after` (nullptr: all) in the direction of the scan.
+  index::KeyRange IndexRangeAfter(const QueryRun& run, const std::string& prefix,
+                                  const std::string* after, bool descending) const;
+  // The first `wanted` distinct encoded values under `path` in `partition` after `after`
+  // (a group token's position), from index keys alone, charged as entries read.
+  Result<std::vector<std::string>> NextIndexedValues(QueryRun& run,
+                                                     const PhysicalPartition& partition,
+                                                     const query::DocumentPath& path,
+                                                     const std::string* after, size_t wanted) const;
   Status VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
                            const query::DocumentPath& path, bool descending,
                            const std::string* after, const PositionedVisit& visit) const;

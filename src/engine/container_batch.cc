@@ -139,6 +139,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
     results[i].item = std::move(*outcome);
   }
   ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+  commit.Committed();
   return results;
 }
 

@@ -40,9 +40,15 @@ Result<uint64_t> Container::AllocateLsn() {
 
 // The container is named for the reader: the scope covers its writes on this thread.
 Container::CommitScope::CommitScope(const Container& /*container*/)
-    : first_(registered_lsns.size()) {}
+    : first_(registered_lsns.size()), first_presence_(PresenceMark()) {}
+
+void Container::CommitScope::Committed() {
+  ApplyPresence(first_presence_);
+  first_presence_ = PresenceMark();
+}
 
 Container::CommitScope::~CommitScope() {
+  DropPresence(first_presence_);
   for (size_t i = first_; i < registered_lsns.size(); ++i) {
     ContainerWriteState& state = *registered_lsns[i].first;
     std::lock_guard lock(state.lsn_mutex);

@@ -59,26 +59,6 @@ std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::stri
   return IndexKeysOf(*item, epk, id);
 }
 
-void Container::AddIndexChanges(storage::WriteBatch& batch,
-                                const std::vector<std::string>& old_keys,
-                                const std::vector<std::string>& new_keys) {
-  // Both are sorted: touch only the entries that differ between the versions. One merge
-  // walk, writing straight into the batch: no copy of the keys (a create's are all new,
-  // and one of them holds every indexed string value whole).
-  auto old_it = old_keys.begin();
-  auto new_it = new_keys.begin();
-  while (old_it != old_keys.end() || new_it != new_keys.end()) {
-    if (new_it == new_keys.end() || (old_it != old_keys.end() && *old_it < *new_it)) {
-      batch.Delete(*old_it++);
-    } else if (old_it == old_keys.end() || *new_it < *old_it) {
-      batch.Put(*new_it++, "");
-    } else {
-      ++old_it;
-      ++new_it;
-    }
-  }
-}
-
 std::string Container::IndexMarkerKey() const {
   return storage::keys::Meta("index-policy/" + std::to_string(settings_.number));
 }
@@ -109,6 +89,8 @@ uint64_t Container::BeginIndexRebuild() {
   stripes.reserve(state.stripes.size());
   for (std::mutex& stripe : state.stripes) stripes.emplace_back(stripe);
   std::lock_guard rebuild(state.rebuild_mutex);
+  // Every entry is written again: counts of paths start over once the index is ready.
+  state.presence.ForgetAll();
   state.write_policy = std::make_shared<const index::IndexingPolicy>(indexing_);
   state.write_computed = computed_;
   state.index_ready = false;

@@ -101,6 +101,47 @@ Paging PagingOf(const query::CompiledQuery& query, const DecodedToken* token) {
 
 }  // namespace
 
+index::KeyRange Container::IndexRangeAfter(const QueryRun& run, const std::string& prefix,
+                                           const std::string* after, bool descending) const {
+  index::KeyRange range = run.plan.order_bound != nullptr
+                              ? RangesFor(*run.plan.order_bound, prefix).front()
+                              : index::AllEntries(prefix);
+  if (after != nullptr) {
+    std::string at = prefix + *after;
+    if (descending) {
+      range.end = std::min(range.end, at);
+    } else {
+      at += '\0';
+      range.begin = std::max(range.begin, at);
+    }
+  }
+  return range;
+}
+
+Result<std::vector<std::string>> Container::NextIndexedValues(QueryRun& run,
+                                                              const PhysicalPartition& partition,
+                                                              const query::DocumentPath& path,
+                                                              const std::string* after,
+                                                              size_t wanted) const {
+  std::vector<std::string> values;
+  // A token among the items without the value: every indexed value is still to come.
+  if (after != nullptr && !after->empty() && (*after)[0] == kUndefinedTag &&
+      !run.plan.undefined_indexed && run.plan.order_bound == nullptr) {
+    after = nullptr;
+  }
+  const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
+  const index::KeyRange range = IndexRangeAfter(run, prefix, after, false);
+  if (range.begin >= range.end) return values;
+  ORRERY_RETURN_IF_ERROR(
+      index::ScanEntries(store_, range, prefix.size(), false, [&](const index::EntryView& entry) {
+        ++run.page.index_entries;
+        if (!run.scope.Contains(entry.epk)) return true;
+        if (values.empty() || values.back() != entry.value) values.emplace_back(entry.value);
+        return values.size() < wanted;
+      }));
+  return values;
+}
+
 Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
                                     const query::DocumentPath& path, bool descending,
                                     const std::string* after, const PositionedVisit& visit) const {
@@ -144,7 +185,12 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
           return each(key, *doc);
         });
       };
+  const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
   const auto undefined_in_key_order = [&]() -> Status {
+    // Reading every item to find those without the value is needed only when some
+    // item of the partition lacks it (path_presence.h).
+    ORRERY_ASSIGN_OR_RETURN(const bool some_lack, SomeItemLacks(run, partition.number, prefix));
+    if (!some_lack) return Status::Ok();
     if (descending) {
       // Key order reversed: the partition's undefined items are gathered first.
       std::vector<std::pair<std::string, json::Value>> items;
@@ -164,19 +210,8 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
     });
   };
   const auto indexed = [&]() -> Status {
-    const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
-    index::KeyRange range = run.plan.order_bound != nullptr
-                                ? RangesFor(*run.plan.order_bound, prefix).front()
-                                : index::AllEntries(prefix);
-    if (after != nullptr && !after_undefined) {
-      std::string at = prefix + *after;
-      if (descending) {
-        range.end = std::min(range.end, at);
-      } else {
-        at += '\0';
-        range.begin = std::max(range.begin, at);
-      }
-    }
+    const index::KeyRange range =
+        IndexRangeAfter(run, prefix, after_undefined ? nullptr : after, descending);
     if (range.begin >= range.end) return Status::Ok();
     ORRERY_RETURN_IF_ERROR(index::ScanEntries(
         store_, range, prefix.size(), descending, [&](const index::EntryView& entry) {
@@ -357,17 +392,36 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
   if (token != nullptr) after_group = token->position + kAfterEveryKey;
   const size_t wanted = paging.Wanted(max_items);
 
+  // The page holds the first `wanted` values of all partitions together: reading index
+  // keys only, each partition's first `wanted` values give the last of them, and no
+  // partition loads the items of a group past it.
+  const std::vector<const PhysicalPartition*> partitions = PartitionsIn(run.scope);
+  std::optional<std::string> cutoff;
+  if (partitions.size() > 1) {
+    std::vector<std::string> values;
+    for (const PhysicalPartition* partition : partitions) {
+      ORRERY_ASSIGN_OR_RETURN(std::vector<std::string> next,
+                              NextIndexedValues(run, *partition, *run.plan.grouping,
+                                                token != nullptr ? &after_group : nullptr, wanted));
+      std::move(next.begin(), next.end(), std::back_inserter(values));
+    }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    if (values.size() >= wanted) cutoff = std::move(values[wanted - 1]);
+  }
+
   // Groups by encoded value, so in the result's order; one value's items may lie in
   // several partitions, and their rows make one group.
   std::map<std::string, std::vector<query::Row>> groups;
   Frontier frontier(false);
   Status eval_status;
-  for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
+  for (const PhysicalPartition* partition : partitions) {
     std::optional<std::string> current;
     std::vector<query::Row> rows;
     std::optional<std::string> last_finished;
     size_t finished = 0;
     bool stopped = false;
+    bool past_cutoff = false;
     const auto finish_group = [&] {
       if (!rows.empty()) {
         std::vector<query::Row>& group = groups[*current];
@@ -381,6 +435,12 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
         run, *partition, *run.plan.grouping, false, token != nullptr ? &after_group : nullptr,
         [&](std::string_view value, std::string_view, const json::Value& doc) {
           if (!current || value != *current) {
+            if (cutoff && value > *cutoff) {
+              // Every group up to the cutoff is read whole; the ones after it wait.
+              if (current) finish_group();
+              past_cutoff = true;
+              return false;
+            }
             if (current) {
               finish_group();
               // A page ends between groups only, and after at least one.
@@ -397,6 +457,8 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
     ORRERY_RETURN_IF_ERROR(eval_status);
     if (stopped) {
       frontier.StoppedAt(*last_finished);
+    } else if (past_cutoff) {
+      frontier.StoppedAt(*cutoff);
     } else if (current) {
       finish_group();
     }

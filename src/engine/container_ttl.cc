@@ -100,6 +100,7 @@ Result<Container::PurgeCount> Container::PurgeExpired(size_t max_items) {
         AddDeleteToBatch(epk, id, stored, std::nullopt, batch, nullptr, /*allow_expired=*/true);
     if (!deleted.ok()) continue;
     ORRERY_RETURN_IF_ERROR(store_.Write(batch));
+    commit.Committed();
     ++count.purged;
   }
   return count;

@@ -281,6 +281,45 @@ TEST_F(QueryPagingTest, GroupByPagesReturnEachGroupOnceInKeyOrder) {
   }
 }
 
+// Each group in one logical partition, so in one physical partition: a page must not
+// load a page of groups from every partition only to keep the first of them.
+TEST_F(QueryPagingTest, AGroupPageLoadsTheItemsOfItsOwnGroupsOnly) {
+  ASSERT_TRUE(
+      account_->CreateContainer("db", J(R"({"id":"g","partitionKey":{"paths":["/pk"]}})"), {})
+          .ok());
+  container_ = *account_->GetContainer("db", "g");
+  constexpr int kGroups = 200;
+  constexpr int kPerGroup = 10;
+  std::map<std::string, int> expected;
+  for (int i = 0; i < kGroups * kPerGroup; ++i) {
+    char team[8];
+    std::snprintf(team, sizeof team, "t%03d", i % kGroups);
+    Write("g" + std::to_string(i), std::string("p") + team, std::to_string(i), team);
+    ++expected[team];
+  }
+  ASSERT_EQ(container_->settings().partitions.partitions().size(), 4u);
+  constexpr int kPage = 20;
+  const Paged paged = All("SELECT c.team, COUNT(1) AS n FROM c GROUP BY c.team", kPage);
+  std::map<std::string, int> got;
+  std::vector<std::string> order;
+  for (const std::string& row : paged.rows) {
+    const json::Value value = J(row);
+    order.push_back(value.Find("team")->as_string());
+    got[order.back()] = static_cast<int>(value.Find("n")->as_double());
+  }
+  EXPECT_EQ(got, expected);
+  EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+  EXPECT_EQ(order.size(), expected.size());
+  // A page reads its groups and the one after (which tells that another page follows),
+  // and in each partition the first item past them: 21 groups of 10 and 4 items, where a
+  // page of groups from each of the 4 partitions would be 840.
+  const size_t bound = (kPage + 1) * kPerGroup + 4;
+  EXPECT_LE(paged.most_loaded_by_a_page, bound);
+  const Paged distinct = All("SELECT DISTINCT VALUE c.team FROM c", kPage);
+  EXPECT_EQ(distinct.rows.size(), expected.size());
+  EXPECT_LE(distinct.most_loaded_by_a_page, bound);
+}
+
 TEST_F(QueryPagingTest, OffsetAndLimitStreamAcrossPages) {
   const Paged paged = All("SELECT c.id FROM c OFFSET 1000 LIMIT 1500", 100);
   EXPECT_EQ(paged.rows.size(), 1500u);

@@ -134,6 +134,37 @@ uint32_t PartitionOf(std::string_view entry_key) {
   return entry_key.size() < 9 ? 0 : DecodeFixed32BE(entry_key.substr(5, 4));
 }
 
+std::optional<size_t> PathPrefixLength(std::string_view key, bool names_only) {
+  constexpr size_t kPathStart = 9;  // space, container, partition
+  if (key.size() <= kPathStart || key[0] != storage::keys::kIndexSpace) return std::nullopt;
+  size_t pos = kPathStart;
+  while (pos < key.size()) {
+    switch (key[pos]) {
+      case kPathEnd:
+        return pos + 1;
+      case kArraySegment:
+        if (names_only) return std::nullopt;
+        ++pos;
+        break;
+      case kNameSegment: {
+        // The name runs to the terminator 0x00 0x01; an escaped 0x00 is 0x00 0xFF.
+        size_t at = pos + 1;
+        while (true) {
+          at = key.find('\0', at);
+          if (at == std::string_view::npos || at + 1 >= key.size()) return std::nullopt;
+          if (key[at + 1] == '\x01') break;
+          at += 2;
+        }
+        pos = at + 2;
+        break;
+      }
+      default:
+        return std::nullopt;  // composite (0x04) and vector (0x05) entries
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<EntryView> ParseEntry(std::string_view rest) {
   if (rest.empty()) return std::nullopt;
   const auto tag = static_cast<ValueTag>(static_cast<uint8_t>(rest[0]));

@@ -60,6 +60,12 @@ std::string ContainerEnd(uint32_t container);
 std::string PartitionBegin(uint32_t container, uint32_t partition);
 uint32_t PartitionOf(std::string_view entry_key);
 
+// The length of an entry key's path prefix (PathPrefix's output: container, partition,
+// path, 0x01) when the key is a path entry of the range index (not a composite, vector
+// or malformed key); nullopt otherwise. `names_only` also refuses paths with an array
+// step, whose items may have several entries each.
+std::optional<size_t> PathPrefixLength(std::string_view entry_key, bool names_only = false);
+
 // What follows the path prefix in an entry key.
 struct EntryView {
   ValueTag tag;
