@@ -36,9 +36,8 @@ bool IsQueryRequest(const RequestContext& ctx) {
          (type != nullptr && type->starts_with("application/query+json"));
 }
 
-Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
-    const std::string& body, std::shared_ptr<const query::ComputedProperties> computed,
-    const query::VectorPolicy* vectors, const query::FullTextPolicy* full_text) {
+Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(const std::string& body,
+                                                               const engine::Container* container) {
   ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(body));
   const json::Value* text = spec.Find("query");
   if (text == nullptr || !text->is_string()) {
@@ -59,8 +58,10 @@ Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
       parameters.push_back({name->as_string(), value ? *value : json::Value()});
     }
   }
-  return query::Compile(text->as_string(), std::move(parameters), std::move(computed), vectors,
-                        full_text);
+  if (container == nullptr) return query::Compile(text->as_string(), std::move(parameters));
+  return query::Compile(text->as_string(), std::move(parameters), container->computed_properties(),
+                        &container->vector_policy(), &container->full_text_policy(),
+                        container->coordinate_system());
 }
 
 http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,

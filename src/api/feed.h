@@ -20,10 +20,10 @@ std::string ContinuationOf(const RequestContext& ctx);
 bool IsQueryRequest(const RequestContext& ctx);
 
 // Parses {"query": "...", "parameters": [{"name": "@p", "value": ...}]} and compiles it,
-// over the container's computed properties when it has any and its vector policy.
+// over the container when the query reads one (its computed properties, vector and
+// full-text policies and geospatial type); over resource lists otherwise.
 Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(
-    const std::string& body, std::shared_ptr<const query::ComputedProperties> computed = nullptr,
-    const query::VectorPolicy* vectors = nullptr, const query::FullTextPolicy* full_text = nullptr);
+    const std::string& body, const engine::Container* container = nullptr);
 
 // The feed envelope {"_rid": rid, "<array_name>": [...], "_count": n} with
 // x-ms-item-count and x-ms-continuation.

@@ -96,7 +96,7 @@ Result<double> GatherRankStatistics(const engine::Container& container,
   ORRERY_ASSIGN_OR_RETURN(
       std::unique_ptr<query::CompiledQuery> statistics,
       query::Compile(*text, {}, container.computed_properties(), &container.vector_policy(),
-                     &container.full_text_policy()));
+                     &container.full_text_policy(), container.coordinate_system()));
   ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
                           container.Query(*statistics, container.FullScope(), 1, ""));
   if (page.documents.size() != 1) {
@@ -111,10 +111,8 @@ Result<double> GatherRankStatistics(const engine::Container& container,
 HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& container) {
   QueryPageTimes times;
   auto start = std::chrono::steady_clock::now();
-  ORRERY_ASSIGN_OR_RETURN(
-      std::unique_ptr<query::CompiledQuery> query,
-      CompileQueryBody(ctx.request.body, container.computed_properties(),
-                       &container.vector_policy(), &container.full_text_policy()));
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> query,
+                          CompileQueryBody(ctx.request.body, &container));
   times.compile_ms = MillisSince(start);
   times.compile = query->compile_timings();
   const bool metrics = ctx.HeaderIsTrue(headers::kPopulateQueryMetrics);

@@ -79,10 +79,8 @@ HandlerResult HandleQueryPlan(const RequestContext& ctx) {
   ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
                           ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
   // Compiling validates the body and the query so errors surface with the service's 400.
-  ORRERY_ASSIGN_OR_RETURN(
-      std::unique_ptr<query::CompiledQuery> compiled,
-      CompileQueryBody(ctx.request.body, container->computed_properties(),
-                       &container->vector_policy(), &container->full_text_policy()));
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> compiled,
+                          CompileQueryBody(ctx.request.body, container.get()));
   ORRERY_ASSIGN_OR_RETURN(json::Value spec, json::Parse(ctx.request.body));
   std::vector<query::Parameter> parameters;
   if (const json::Value* params = spec.Find("parameters"); params && params->is_array()) {

@@ -73,6 +73,16 @@ UniqueKeyPolicy ParseUniqueKeys(const json::Value& resource) {
   return parsed.ok() ? std::move(*parsed) : UniqueKeyPolicy();
 }
 
+// Validated when the container was created; it cannot be replaced.
+spatial::CoordinateSystem CoordinateSystemOf(const json::Value& resource) {
+  const json::Value* config = resource.Find("geospatialConfig");
+  const json::Value* type =
+      config != nullptr && config->is_object() ? config->Find("type") : nullptr;
+  return type != nullptr && type->is_string() && type->as_string() == "Geometry"
+             ? spatial::CoordinateSystem::kGeometry
+             : spatial::CoordinateSystem::kGeography;
+}
+
 }  // namespace
 
 Container::Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
@@ -82,6 +92,7 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
       indexing_(ParsePolicy(settings_.resource, *computed_)),
       vectors_(ParseVectorPolicy(settings_.resource)),
       full_text_(ParseFullTextPolicy(settings_.resource)),
+      coordinate_system_(CoordinateSystemOf(settings_.resource)),
       // Validated when the container was created; it cannot be replaced.
       unique_keys_(ParseUniqueKeys(settings_.resource)),
       default_ttl_(ParseDefaultTtl(settings_.resource)),

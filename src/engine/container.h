@@ -268,6 +268,8 @@ class Container {
   const query::VectorPolicy& vector_policy() const { return *vectors_; }
   // The container's fullTextPolicy (none: every path en-US).
   const query::FullTextPolicy& full_text_policy() const { return *full_text_; }
+  // Its geospatialConfig type: how its queries' spatial functions measure.
+  spatial::CoordinateSystem coordinate_system() const { return coordinate_system_; }
 
   // Index maintenance (container_index.cc). The index of a container is complete for
   // its policy when the index marker (a meta key holding the policy's JSON) says so;
@@ -591,6 +593,7 @@ class Container {
   index::IndexingPolicy indexing_;
   std::shared_ptr<const query::VectorPolicy> vectors_;
   std::shared_ptr<const query::FullTextPolicy> full_text_;
+  spatial::CoordinateSystem coordinate_system_;
   UniqueKeyPolicy unique_keys_;
   std::optional<int64_t> default_ttl_;  // nullopt: TTL off
   storage::Store& store_;

@@ -16,6 +16,7 @@
 #include "query/evaluator.h"
 #include "query/field_usage.h"
 #include "query/full_text_references.h"
+#include "query/geometry_references.h"
 #include "query/limits.h"
 #include "query/operators.h"
 #include "query/ordering.h"
@@ -465,7 +466,8 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::vector<Parameter> parameters,
                                                std::shared_ptr<const ComputedProperties> computed,
                                                const VectorPolicy* vectors,
-                                               const FullTextPolicy* full_text) {
+                                               const FullTextPolicy* full_text,
+                                               spatial::CoordinateSystem spatial) {
   if (text.size() > kMaxQueryCharacters && Utf16Length(text) > kMaxQueryCharacters) {
     return QueryError(text, SourceRange{0, 0}, kQueryTooLong,
                       "The SQL query text exceeded the maximum limit of " +
@@ -485,6 +487,7 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
   if (computed) ResolveComputedReferences(bound, *computed);
   ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
   ResolveFullTextLanguages(bound, full_text);
+  if (spatial == spatial::CoordinateSystem::kGeometry) ResolveGeometryFunctions(bound);
   timings.bind_ms = lap();
   ORRERY_ASSIGN_OR_RETURN(RankPlan rank, PlanRank(text, bound, full_text));
   auto compiled =

@@ -16,6 +16,7 @@
 #include "common/status.h"
 #include "json/value.h"
 #include "query/access_path.h"
+#include "spatial/geojson.h"
 
 namespace orrery::query {
 
@@ -163,11 +164,13 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
 // value (computed_references.h). The query keeps `computed` alive.
 // `vectors` (may be null) resolves what VectorDistance calls leave unsaid
 // (vector_references.h), `full_text` (may be null) the language of the paths full-text
-// functions search (full_text_references.h); neither need outlive the call.
-Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
-                                               std::vector<Parameter> parameters,
-                                               std::shared_ptr<const ComputedProperties> computed,
-                                               const VectorPolicy* vectors = nullptr,
-                                               const FullTextPolicy* full_text = nullptr);
+// functions search (full_text_references.h); neither need outlive the call. `spatial`:
+// the container's geospatialConfig type; in a geometry container the ST_ functions
+// measure in the plane (geometry_references.h).
+Result<std::unique_ptr<CompiledQuery>> Compile(
+    std::string_view text, std::vector<Parameter> parameters,
+    std::shared_ptr<const ComputedProperties> computed, const VectorPolicy* vectors = nullptr,
+    const FullTextPolicy* full_text = nullptr,
+    spatial::CoordinateSystem spatial = spatial::CoordinateSystem::kGeography);
 
 }  // namespace orrery::query

@@ -130,10 +130,11 @@ std::optional<Shape> ParseShape(const json::Value& value) {
   return shape;
 }
 
-std::optional<std::string> InvalidReason(const Shape& shape) {
+std::optional<std::string> InvalidReason(const Shape& shape, CoordinateSystem system) {
   for (const PolygonRings& polygon : shape.polygons) {
     for (const Ring& ring : polygon) {
       for (const Position& position : ring) {
+        if (system == CoordinateSystem::kGeometry) break;  // the plane has no range
         if (std::optional<std::string> reason = PositionReason(position)) return reason;
       }
     }
@@ -153,7 +154,7 @@ std::optional<std::string> InvalidReason(const Shape& shape) {
       }
     }
     for (const PolygonRings& polygon : shape.polygons) {
-      if (std::optional<size_t> ring = FirstCrossingRing(polygon)) {
+      if (std::optional<size_t> ring = FirstCrossingRing(polygon, system)) {
         // The service's frame around SQL Server's reason for the same fault (24404); the
         // service's own text for it is not documented.
         return "The " + std::string(TypeName(shape.type)) +
@@ -165,9 +166,9 @@ std::optional<std::string> InvalidReason(const Shape& shape) {
   return std::nullopt;
 }
 
-std::optional<Shape> ParseValidShape(const json::Value& value) {
+std::optional<Shape> ParseValidShape(const json::Value& value, CoordinateSystem system) {
   std::optional<Shape> shape = ParseShape(value);
-  if (!shape || InvalidReason(*shape)) return std::nullopt;
+  if (!shape || InvalidReason(*shape, system)) return std::nullopt;
   return shape;
 }
 

@@ -23,6 +23,10 @@ using PolygonRings = std::vector<Ring>;  // exterior ring first, then holes
 
 enum class ShapeType { kPoint, kLineString, kPolygon, kMultiPolygon };
 
+// A container's geospatialConfig type: round-earth longitude/latitude (the default), or
+// a flat plane whose coordinates have no range (planar.h).
+enum class CoordinateSystem { kGeography, kGeometry };
+
 // One geometry. Point: polygons[0][0][0]; LineString: polygons[0][0]; Polygon:
 // polygons[0]; MultiPolygon: every element. One layout keeps the walkers simple.
 struct Shape {
@@ -39,12 +43,14 @@ struct Shape {
 // that is not one of the four types: the ST_ functions return undefined for it.
 std::optional<Shape> ParseShape(const json::Value& value);
 
-// Why `shape` breaks the service's rules (coordinate ranges, enough points, closed
-// rings, rings that cross themselves or each other), in the service's words; nullopt when
-// it is valid.
-std::optional<std::string> InvalidReason(const Shape& shape);
+// Why `shape` breaks the service's rules (coordinate ranges for geography, enough
+// points, closed rings, rings that cross themselves or each other), in the service's
+// words; nullopt when it is valid.
+std::optional<std::string> InvalidReason(const Shape& shape,
+                                         CoordinateSystem system = CoordinateSystem::kGeography);
 
 // ParseShape, then nullopt unless the shape is also valid.
-std::optional<Shape> ParseValidShape(const json::Value& value);
+std::optional<Shape> ParseValidShape(const json::Value& value,
+                                     CoordinateSystem system = CoordinateSystem::kGeography);
 
 }  // namespace orrery::spatial

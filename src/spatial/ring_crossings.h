@@ -15,6 +15,7 @@ namespace orrery::spatial {
 // The 1-based number of the first ring that crosses itself or a later ring of
 // `polygon`, or nullopt when none does. Rings must be closed (RingReason's checks come
 // first); rings that only touch at a vertex are allowed.
-std::optional<size_t> FirstCrossingRing(const PolygonRings& polygon);
+std::optional<size_t> FirstCrossingRing(const PolygonRings& polygon,
+                                        CoordinateSystem system = CoordinateSystem::kGeography);
 
 }  // namespace orrery::spatial

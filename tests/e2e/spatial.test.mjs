@@ -238,4 +238,30 @@ describe("spatial", { timeout: TIMEOUT * 2 }, () => {
     assert.equal(resource.geospatialConfig.type, "Geometry");
     assert.deepEqual(resource.indexingPolicy.spatialIndexes, [geometry]);
   });
+
+  // The geometry type is a flat (Euclidean) plane: distances and areas in coordinate
+  // units, coordinates beyond any longitude or latitude. Expected values: Pythagoras.
+  test("a geometry container measures in the plane", async () => {
+    const box = { xmin: 0, ymin: 0, xmax: 1000, ymax: 1000 };
+    const { container } = await database.containers.create({
+      id: "plane",
+      partitionKey: pk,
+      geospatialConfig: { type: "Geometry" },
+      indexingPolicy: policy({ spatialIndexes: [{ path: "/loc/*", types: ["Point", "Polygon"], boundingBox: box }] }),
+    });
+    const points = [["a", 100, 100], ["b", 103, 104], ["c", 500, 500], ["d", 900, 120]];
+    for (const [id, x, y] of points) await container.items.create({ id, pk: `p${id}`, loc: { type: "Point", coordinates: [x, y] } });
+    const origin = `{"type": "Point", "coordinates": [100, 100]}`;
+    const run = async (q) => (await container.items.query(q).fetchAll()).resources;
+    const distances = await run(`SELECT c.id, ST_DISTANCE(c.loc, ${origin}) AS d FROM c`);
+    for (const [id, x, y] of points) {
+      const row = distances.find((r) => r.id === id);
+      assert.ok(Math.abs(row.d - Math.hypot(x - 100, y - 100)) < 1e-9, `${id}: ${row.d}`);
+    }
+    assert.deepEqual((await run(`SELECT VALUE c.id FROM c WHERE ST_DISTANCE(c.loc, ${origin}) < 10`)).sort(), ["a", "b"]);
+    const square = `{"type": "Polygon", "coordinates": [[[400, 400], [950, 400], [950, 950], [400, 950], [400, 400]]]}`;
+    assert.deepEqual(await run(`SELECT VALUE c.id FROM c WHERE ST_WITHIN(c.loc, ${square})`), ["c"]);
+    assert.deepEqual(await run(`SELECT VALUE ST_AREA(${square})`), [550 * 550]);
+    assert.deepEqual(await run(`SELECT VALUE ST_ISVALID({"type": "Point", "coordinates": [500, -300]})`), [true]);
+  });
 });
