@@ -522,6 +522,13 @@ class Container {
   Result<bool> SomeItemLacks(QueryRun& run, uint32_t partition,
                              const std::string& path_prefix) const;
   Result<int64_t> CountPartitionItems(uint32_t partition) const;
+  // How many items `scope` holds (one logical partition's counter, or the physical
+  // partitions' counts of path_presence.h), or nullopt when not counted.
+  Result<std::optional<int64_t>> ItemsIn(const ReadScope& scope) const;
+  // For an equality and one ORDER BY key: whether streaming the ORDER BY path reads less
+  // than seeking the equality's matches on every page; counts the matches (charged).
+  Result<bool> StreamingReadsLess(const ReadScope& scope, const query::PathPredicate& equality,
+                                  int max_items, FeedPage& page) const;
   // Visits the items of `partition` within the run's scope in the order of `path`'s
   // values (container_query_streams.cc), after the position `after` (an encoded value
   // and key suffix; nullptr: from the start), until `visit` returns false.

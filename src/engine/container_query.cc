@@ -9,12 +9,15 @@
 // The whole WHERE is evaluated on every loaded item, so the index only narrows. Rows
 // that keep the storage order stream (TOP, OFFSET and LIMIT count them); the shapes no
 // index can order (ORDER BY with an equality seek, aggregates without GROUP BY, GROUP
-// BY or DISTINCT over expressions) are evaluated whole for each page.
+// BY or DISTINCT over expressions) are evaluated whole for each page. An equality with
+// one ORDER BY key is sought only while its matches are few enough that reading them on
+// every page costs less than streaming the ORDER BY path (StreamingReadsLess).
 // A page that runs past QueryPageTimeBudget ends early with a continuation.
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <unordered_set>
 
@@ -29,6 +32,7 @@
 #include "index/index_scan.h"
 #include "json/json.h"
 #include "query/vector_references.h"
+#include "storage/counter.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
@@ -176,6 +180,50 @@ Result<std::vector<std::optional<std::string>>> Container::LoadItems(
     out[i] = std::string(record->json);
   }
   return out;
+}
+
+Result<std::optional<int64_t>> Container::ItemsIn(const ReadScope& scope) const {
+  if (scope.exact_epk) {
+    ORRERY_ASSIGN_OR_RETURN(
+        std::optional<std::string> counter,
+        store_.Get(storage::keys::LogicalPartition(settings_.number, *scope.exact_epk)));
+    if (!counter) return std::optional<int64_t>(0);
+    std::optional<storage::Counter> decoded = storage::DecodeCounter(*counter);
+    if (!decoded) return std::optional<int64_t>();
+    return std::optional<int64_t>(decoded->count);
+  }
+  int64_t items = 0;
+  for (const PhysicalPartition* partition : PartitionsIn(scope)) {
+    std::optional<int64_t> counted = write_state_->presence.Items(partition->number);
+    if (!counted) return std::optional<int64_t>();
+    items += *counted;
+  }
+  return std::optional<int64_t>(items);
+}
+
+Result<bool> Container::StreamingReadsLess(const ReadScope& scope,
+                                           const query::PathPredicate& equality, int max_items,
+                                           FeedPage& page) const {
+  ORRERY_ASSIGN_OR_RETURN(std::optional<int64_t> items, ItemsIn(scope));
+  if (!items || *items == 0 || max_items <= 0) return false;
+  // Seeking loads the M matches on every page; streaming about max_items x N / M items
+  // (N items in scope). Streaming wins once M x M > max_items x N: count M up to there.
+  const double bound = std::sqrt(static_cast<double>(max_items) * static_cast<double>(*items));
+  int64_t matches = 0;
+  for (const PhysicalPartition* partition : PartitionsIn(scope)) {
+    const std::string prefix =
+        index::PathPrefix(settings_.number, partition->number, equality.path);
+    for (const index::KeyRange& range : RangesFor(equality, prefix)) {
+      ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, prefix.size(), false,
+                                                [&](const index::EntryView& entry) {
+                                                  ++page.index_entries;
+                                                  if (scope.Contains(entry.epk)) ++matches;
+                                                  return static_cast<double>(matches) <= bound;
+                                                }));
+      if (static_cast<double>(matches) > bound) return true;
+    }
+  }
+  return false;
 }
 
 Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
@@ -352,6 +400,19 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   const auto plan_start = Clock::now();
   ORRERY_ASSIGN_OR_RETURN(IndexPlan plan, PlanIndexUse(indexing_, query.access_shape(),
                                                        write_state_->index_ready.load()));
+  if (std::optional<IndexPlan> ordered =
+          OrderedAlternative(indexing_, query.access_shape(), plan)) {
+    // An equality and one ORDER BY key: seeking the equality reads its matches on every
+    // page (no index gives them in order); streaming the ORDER BY path reads about a
+    // page of items per match rate and resumes. A later page goes on as the first did.
+    bool stream = false;
+    if (continuation.empty()) {
+      ORRERY_ASSIGN_OR_RETURN(stream, StreamingReadsLess(scope, *plan.predicate, max_items, page));
+    } else {
+      stream = token.kind == DecodedToken::Kind::kOrdered;
+    }
+    if (stream) plan = *ordered;
+  }
   page.plan_ms = MillisSince(plan_start);
   QueryRun run{query, scope, plan, page, {}, {}};
   // A token must be of the kind this query's execution issues.

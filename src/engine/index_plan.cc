@@ -79,7 +79,27 @@ bool IsServed(const index::IndexingPolicy& policy, const query::PathPredicate& p
   return policy.HasSpatialIndex(path);
 }
 
+IndexPlan OrderedPlan(const index::IndexingPolicy& policy, const query::AccessShape& shape) {
+  IndexPlan plan;
+  plan.kind = IndexPlan::Kind::kOrdered;
+  plan.order = &shape.order_by[0];
+  plan.undefined_indexed = IsExplicitlyIncluded(policy, plan.order->path);
+  plan.order_bound = BoundOn(shape.predicates, plan.order->path);
+  return plan;
+}
+
 }  // namespace
+
+std::optional<IndexPlan> OrderedAlternative(const index::IndexingPolicy& policy,
+                                            const query::AccessShape& shape,
+                                            const IndexPlan& plan) {
+  if (plan.kind != IndexPlan::Kind::kLookup || plan.composite || plan.predicate == nullptr ||
+      plan.predicate->kind != query::PathPredicate::Kind::kEqual) {
+    return std::nullopt;
+  }
+  if (!shape.order_by_streams || shape.order_by.size() != 1) return std::nullopt;
+  return OrderedPlan(policy, shape);
+}
 
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
                                bool index_ready) {
@@ -102,11 +122,7 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
   const bool seek =
       plan.predicate != nullptr && plan.predicate->kind == query::PathPredicate::Kind::kEqual;
   if (shape.order_by_streams && shape.order_by.size() == 1 && !seek) {
-    plan.kind = IndexPlan::Kind::kOrdered;
-    plan.order = &shape.order_by[0];
-    plan.undefined_indexed = IsExplicitlyIncluded(policy, plan.order->path);
-    plan.order_bound = BoundOn(shape.predicates, plan.order->path);
-    return plan;
+    return OrderedPlan(policy, shape);
   }
   if (shape.grouped_by && !seek && policy.IsIndexed(*shape.grouped_by)) {
     plan.kind = IndexPlan::Kind::kGrouped;

@@ -37,4 +37,11 @@ struct IndexPlan {
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
                                bool index_ready);
 
+// For a kLookup by an equality that PlanIndexUse preferred to streaming a one-key ORDER
+// BY: the kOrdered plan that streams it instead, with the WHERE evaluated on each item.
+// Which costs less depends on how many items the equality matches (Container::Query
+// counts them); nullopt when the plan has no such alternative.
+std::optional<IndexPlan> OrderedAlternative(const index::IndexingPolicy& policy,
+                                            const query::AccessShape& shape, const IndexPlan& plan);
+
 }  // namespace orrery::engine

@@ -320,6 +320,41 @@ TEST_F(QueryPagingTest, AGroupPageLoadsTheItemsOfItsOwnGroupsOnly) {
   EXPECT_LE(distinct.most_loaded_by_a_page, bound);
 }
 
+// WHERE <equality> ORDER BY <one key>: an equality most items match streams through the
+// ORDER BY path and resumes; a narrow one is still sought. Both answer the same rows.
+TEST_F(QueryPagingTest, AnEqualityMostItemsMatchStreamsInOrderByOrder) {
+  ASSERT_TRUE(
+      account_->CreateContainer("db", J(R"({"id":"eq","partitionKey":{"paths":["/pk"]}})"), {})
+          .ok());
+  container_ = *account_->GetContainer("db", "eq");
+  constexpr int kCount = 2000;
+  std::vector<std::pair<int, std::string>> broad;  // (n, id) of team t1
+  for (int i = 0; i < kCount; ++i) {
+    const int n = (i * 7919) % kCount;
+    const std::string id = "e" + std::to_string(i);
+    Write(id, "p" + std::to_string(i % 50), std::to_string(n), i % 2 ? "t1" : "t0");
+    if (i % 2) broad.emplace_back(n, id);
+  }
+  std::sort(broad.begin(), broad.end());
+  std::vector<std::string> expected;
+  for (const auto& [n, id] : broad) expected.push_back('"' + id + '"');
+  const Paged paged = All("SELECT VALUE c.id FROM c WHERE c.team = 't1' ORDER BY c.n", 20);
+  EXPECT_EQ(paged.rows, expected);
+  // Seeking the 1,000 matches on each of 50 pages loads 50,000 items; streaming reads
+  // each item about as often as an ORDER BY without the filter does across 4 partitions
+  // (OrderByPagesResumeThroughTheIndexAndReadEachItemAboutOnce).
+  EXPECT_LE(paged.loaded, static_cast<size_t>(4 * kCount));
+  // Descending too.
+  const Paged descending =
+      All("SELECT VALUE c.id FROM c WHERE c.team = 't1' ORDER BY c.n DESC", 20);
+  EXPECT_EQ(descending.rows, std::vector<std::string>(expected.rbegin(), expected.rend()));
+  EXPECT_LE(descending.loaded, static_cast<size_t>(4 * kCount));
+  // One match: sought, not streamed through every item.
+  const Paged narrow = All("SELECT VALUE c.id FROM c WHERE c.id = 'e7' ORDER BY c.n", 20);
+  EXPECT_EQ(narrow.rows, std::vector<std::string>{"\"e7\""});
+  EXPECT_LE(narrow.loaded, 1u);
+}
+
 TEST_F(QueryPagingTest, OffsetAndLimitStreamAcrossPages) {
   const Paged paged = All("SELECT c.id FROM c OFFSET 1000 LIMIT 1500", 100);
   EXPECT_EQ(paged.rows.size(), 1500u);

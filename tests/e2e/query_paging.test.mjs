@@ -434,6 +434,30 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
     assert.ok(again.charge <= 1.5 * cheap.charge, `first page ${again.charge} RU, at first ${cheap.charge} RU`);
   });
 
+  // WHERE <equality half the items match> ORDER BY <one key>: the pages stream through
+  // the ORDER BY path and resume, so a page costs the same in a container four times as
+  // large (seeking the matches again for every page made it cost four times as much).
+  test("an equality most items match pages in ORDER BY order at a cost that does not grow with the container", { timeout: TIMEOUT }, async () => {
+    const medianPage = {};
+    for (const size of [600, 2400]) {
+      const { container: ec } = await env.database.containers.create({ id: `broad-eq-${size}`, partitionKey: { paths: ["/pk"], version: 2 } });
+      const docs = Array.from({ length: size }, (_, i) => ({ id: `e${i}`, pk: `p${i % 16}`, flag: i % 2, n: (i * 7919) % size, pad: "x".repeat(100) }));
+      await bulkCreate(ec, docs);
+      for (const dir of ["asc", "desc"]) {
+        const q = `SELECT c.id, c.n FROM c WHERE c.flag = 1 ORDER BY c.n ${dir.toUpperCase()}`;
+        const expected = ids(sortedBy(docs.filter((d) => d.flag === 1), [["n", dir]]));
+        const paged = await pageThrough(ec, q, { maxItemCount: 20 });
+        assert.deepEqual(paged.rows.map((r) => r.id), expected, `${size} items, ${dir}: the matches in order`);
+        const charges = paged.pages.slice(1, -1).map((p) => p.charge).sort((a, b) => a - b);
+        medianPage[`${size} ${dir}`] = charges[Math.floor(charges.length / 2)];
+      }
+    }
+    for (const dir of ["asc", "desc"]) {
+      const [small, large] = [medianPage[`600 ${dir}`], medianPage[`2400 ${dir}`]];
+      assert.ok(large <= 1.5 * small, `${dir}: a page costs ${small} RU over 600 items, ${large} RU over 2,400`);
+    }
+  });
+
   // Groups stream in value order: a group inserted ahead of the last one returned comes,
   // one behind does not, a group deleted before its turn does not, and every group left
   // alone comes once with its final aggregate.
