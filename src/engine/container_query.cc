@@ -9,7 +9,7 @@
 // The whole WHERE is evaluated on every loaded item, so the index only narrows. Rows
 // that keep the storage order stream (TOP, OFFSET and LIMIT count them); the shapes no
 // index can order (ORDER BY with an equality seek, aggregates without GROUP BY, GROUP
-// BY or DISTINCT over expressions) are evaluated whole for each page. An equality with
+// BY or DISTINCT over expressions only) are evaluated whole for each page. An equality with
 // one ORDER BY key is sought only while its matches are few enough that reading them on
 // every page costs less than streaming the ORDER BY path (StreamingReadsLess).
 // A page that runs past QueryPageTimeBudget ends early with a continuation.

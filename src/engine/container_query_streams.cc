@@ -387,9 +387,13 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
 Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max_items) const {
   Paging paging = PagingOf(run.query, token);
   if (paging.done()) return Status::Ok();
-  // After every item of the token's value: its group was returned whole.
+  // After every item of the token's value when its group was returned whole; from its
+  // first item when the page ended inside its rows.
   std::string after_group;
-  if (token != nullptr) after_group = token->position + kAfterEveryKey;
+  const size_t returned_in_group = token != nullptr ? token->in_group : 0;
+  if (token != nullptr) {
+    after_group = returned_in_group > 0 ? token->position : token->position + kAfterEveryKey;
+  }
   const size_t wanted = paging.Wanted(max_items);
 
   // The page holds the first `wanted` values of all partitions together: reading index
@@ -466,19 +470,28 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
 
   std::optional<std::string> last_value;
   bool page_ended = false;
+  const auto page_is_full = [&] {
+    return static_cast<int>(run.page.documents.size()) >= max_items || run.page.full();
+  };
   for (auto& [value, rows] : groups) {
     if (paging.done() || !frontier.Covers(value)) break;
-    if (static_cast<int>(run.page.documents.size()) >= max_items || run.page.full()) {
+    if (page_is_full()) {
       page_ended = true;
       break;
     }
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result,
                             run.query.FinishUnpaged(std::move(rows)));
-    // A group's results (several for arrays or objects, whose values share one index
-    // position) stay on one page.
-    for (const json::Value& row : result) {
-      if (paging.done()) break;
-      if (paging.emitted >= paging.offset) run.page.Add(json::Write(row));
+    // A value may give several rows (GROUP BY several keys; arrays or objects, whose
+    // values share one index position): a page may end among them.
+    size_t i = token != nullptr && returned_in_group > 0 && value == token->position
+                   ? returned_in_group
+                   : 0;
+    for (; i < result.size() && !paging.done(); ++i) {
+      if (page_is_full()) {
+        run.page.continuation = EncodeInGroupToken(value, i, paging.emitted);
+        return Status::Ok();
+      }
+      if (paging.emitted >= paging.offset) run.page.Add(json::Write(result[i]));
       ++paging.emitted;
     }
     last_value = value;

@@ -121,6 +121,24 @@ Result<DecodedToken> DecodePositioned(std::string_view raw, DecodedToken::Kind k
   return out;
 }
 
+// "H<emitted>:<returned>:<hex value>"
+Result<DecodedToken> DecodeInGroup(std::string_view raw) {
+  const std::vector<std::string_view> parts = SplitColons(raw.substr(1));
+  if (parts.size() != 3) return Malformed();
+  const std::optional<int64_t> emitted = Number(parts[0]);
+  const std::optional<int64_t> returned = Number(parts[1]);
+  std::optional<std::string> position = Unhex(parts[2]);
+  if (!emitted || !returned || *returned <= 0 || !position || position->empty()) {
+    return Malformed();
+  }
+  DecodedToken out;
+  out.kind = DecodedToken::Kind::kGroup;
+  out.number = *emitted;
+  out.in_group = static_cast<size_t>(*returned);
+  out.position = std::move(*position);
+  return out;
+}
+
 // "K<n>:<key suffix>" and "O<offset>"
 Result<DecodedToken> DecodeKeyOrOffset(std::string_view raw) {
   DecodedToken out;
@@ -162,6 +180,10 @@ std::string EncodeGroupToken(std::string_view value, int64_t emitted) {
   return Seal("G" + std::to_string(emitted) + ":" + Hex(value));
 }
 
+std::string EncodeInGroupToken(std::string_view value, size_t returned, int64_t emitted) {
+  return Seal("H" + std::to_string(emitted) + ":" + std::to_string(returned) + ":" + Hex(value));
+}
+
 Result<DecodedToken> DecodeToken(std::string_view token) {
   const std::optional<std::string> sealed = Base64Decode(token);
   if (!sealed) return Malformed();
@@ -181,6 +203,8 @@ Result<DecodedToken> DecodeToken(std::string_view token) {
       return DecodePositioned(raw, DecodedToken::Kind::kOrdered);
     case 'G':
       return DecodePositioned(raw, DecodedToken::Kind::kGroup);
+    case 'H':
+      return DecodeInGroup(raw);
     case 'K':
     case 'O':
       return DecodeKeyOrOffset(raw);

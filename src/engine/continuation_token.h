@@ -37,6 +37,9 @@ std::string EncodeOffsetToken(size_t offset);
 std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted);
 std::string EncodeOrderedToken(std::string_view position, int64_t emitted);
 std::string EncodeGroupToken(std::string_view value, int64_t emitted);
+// A page that ended inside the results of one group value (a value with more result
+// rows than a page holds): the next page starts at that value and skips `returned` rows.
+std::string EncodeInGroupToken(std::string_view value, size_t returned, int64_t emitted);
 
 struct DecodedToken {
   enum class Kind { kKey, kOffset, kCreation, kOrdered, kGroup };
@@ -47,6 +50,9 @@ struct DecodedToken {
   std::string key_suffix;
   std::vector<CreationPosition> positions;
   std::string position;  // kOrdered: encoded sort value + key suffix; kGroup: encoded value
+  // kGroup: 0 when the page ended after the value; else it ended inside the value's
+  // result rows, this many of them returned.
+  size_t in_group = 0;
 };
 
 // Errors: BadRequest starting with kInvalidContinuation, saying whether the token is

@@ -355,6 +355,41 @@ TEST_F(QueryPagingTest, AnEqualityMostItemsMatchStreamsInOrderByOrder) {
   EXPECT_LE(narrow.loaded, 1u);
 }
 
+// GROUP BY on several keys and DISTINCT of several values stream by the first item path
+// among them: each group or distinct row comes once, and the pages together read each
+// item about once instead of every item for every page.
+TEST_F(QueryPagingTest, SeveralGroupKeysStreamByAnItemPathAmongThem) {
+  std::map<std::pair<std::string, bool>, int> expected;  // (team, n is even) -> count
+  for (const auto& [id, team] : team_of_) ++expected[{team, n_of_[id] % 2 == 0}];
+  const Paged paged = All(
+      "SELECT c.team, c.n % 2 = 0 AS even, COUNT(1) AS cnt FROM c GROUP BY c.team, c.n % 2 = 0", 5);
+  std::map<std::pair<std::string, bool>, int> got;
+  for (const std::string& row : paged.rows) {
+    const json::Value value = J(row);
+    const auto key = std::make_pair(value.Find("team")->as_string(), value.Find("even")->as_bool());
+    EXPECT_EQ(got.count(key), 0u) << row;
+    got[key] = static_cast<int>(value.Find("cnt")->as_double());
+  }
+  EXPECT_EQ(got, expected);
+  EXPECT_GT(paged.pages, 10u);
+  EXPECT_LE(paged.loaded, static_cast<size_t>(2.5 * kItems));
+
+  std::set<std::string> distinct_expected;
+  for (const auto& [key, count] : expected) {
+    distinct_expected.insert(key.first + (key.second ? "/even" : "/odd"));
+  }
+  const Paged distinct = All("SELECT DISTINCT c.n % 2 = 0 AS even, c.team FROM c", 5);
+  std::set<std::string> distinct_got;
+  for (const std::string& row : distinct.rows) {
+    const json::Value value = J(row);
+    const std::string key =
+        value.Find("team")->as_string() + (value.Find("even")->as_bool() ? "/even" : "/odd");
+    EXPECT_TRUE(distinct_got.insert(key).second) << key << " twice";
+  }
+  EXPECT_EQ(distinct_got, distinct_expected);
+  EXPECT_LE(distinct.loaded, static_cast<size_t>(2.5 * kItems));
+}
+
 TEST_F(QueryPagingTest, OffsetAndLimitStreamAcrossPages) {
   const Paged paged = All("SELECT c.id FROM c OFFSET 1000 LIMIT 1500", 100);
   EXPECT_EQ(paged.rows.size(), 1500u);

@@ -51,11 +51,12 @@ struct AccessShape {
   // index order, cut after N rows, holds the first N rows of the result: no JOIN,
   // aggregate, GROUP BY or DISTINCT.
   bool order_by_streams = false;
-  // GROUP BY on one item path, or DISTINCT of one item path (`SELECT DISTINCT VALUE c.a`,
-  // `SELECT DISTINCT c.a`), without ORDER BY: the result (before OFFSET, LIMIT and TOP)
-  // is, for each value of this path in ORDER BY order (undefined first), what
-  // CompiledQuery::FinishUnpaged makes of the rows of the items with that value. So
-  // an index on the path yields the result group by group.
+  // GROUP BY whose keys include an item path, or DISTINCT of an item path (`SELECT
+  // DISTINCT VALUE c.a`, `SELECT DISTINCT c.a, LOWER(c.b)`), without ORDER BY: the first
+  // such path. The result (before OFFSET, LIMIT and TOP) is, for each value of this path
+  // in ORDER BY order (undefined first), what CompiledQuery::FinishUnpaged makes of the
+  // rows of the items with that value (rows of different values differ in that key). So
+  // an index on the path yields the result a value at a time.
   std::optional<DocumentPath> grouped_by;
 };
 

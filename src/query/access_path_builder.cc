@@ -45,15 +45,21 @@ class ShapeBuilder {
  private:
   std::optional<DocumentPath> GroupedBy() const {
     if (!query_.order_by.empty()) return std::nullopt;
+    // With several keys, the items of one value of a key that is an item path make
+    // whole groups of their own (their rows differ from every other value's in that key).
     if (bound_.is_aggregate) {
-      if (query_.group_by.size() != 1) return std::nullopt;
-      return ItemPath(*query_.group_by.front());
+      for (const auto& key : query_.group_by) {
+        if (std::optional<DocumentPath> path = ItemPath(*key)) return path;
+      }
+      return std::nullopt;
     }
     if (!query_.select.distinct) return std::nullopt;
     const ast::SelectClause& select = query_.select;
     if (select.kind == ast::SelectKind::kValue) return ItemPath(*select.value);
-    if (select.kind == ast::SelectKind::kList && select.items.size() == 1) {
-      return ItemPath(*select.items.front().expr);
+    if (select.kind == ast::SelectKind::kList) {
+      for (const ast::SelectItem& item : select.items) {
+        if (std::optional<DocumentPath> path = ItemPath(*item.expr)) return path;
+      }
     }
     return std::nullopt;
   }

@@ -458,6 +458,23 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
     }
   });
 
+  // GROUP BY several keys and DISTINCT of several values page by an item path among
+  // them; a page may end among one team's rows, and the next goes on from there.
+  test("GROUP BY several keys and DISTINCT of several values, paged", { timeout: TIMEOUT }, async () => {
+    const counts = new Map();
+    for (const d of ALL) {
+      const k = `${d.team}|${d.a}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const g = await pageThrough(container, "SELECT c.team, c.a, COUNT(1) AS cnt FROM c GROUP BY c.team, c.a", { maxItemCount: 7 }, { fresh: true });
+    const got = new Map(g.rows.map((r) => [`${r.team}|${r.a}`, r.cnt]));
+    assert.equal(g.rows.length, counts.size, "each group once");
+    assert.deepEqual(new Map([...got].sort()), new Map([...counts].sort()));
+    const d = await pageThrough(container, "SELECT DISTINCT c.a, c.team FROM c", { maxItemCount: 7 }, { fresh: true });
+    assertNoDuplicates(d.rows.map((r) => `${r.team}|${r.a}`), "DISTINCT c.a, c.team");
+    assert.deepEqual(new Set(d.rows.map((r) => `${r.team}|${r.a}`)), new Set(counts.keys()));
+  });
+
   // Groups stream in value order: a group inserted ahead of the last one returned comes,
   // one behind does not, a group deleted before its turn does not, and every group left
   // alone comes once with its final aggregate.
