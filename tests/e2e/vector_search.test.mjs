@@ -202,6 +202,45 @@ describe("vector search", { timeout: TIMEOUT * 3 }, () => {
     });
   }
 
+  // Transactional batches write, replace and delete vectors in one atomic write; the
+  // vector index follows each (and a batch that fails leaves it as it was).
+  test("transactional batches keep the vector index", async () => {
+    const { container } = await database.containers.create(
+      { id: "batch-vectors", partitionKey: pk, vectorEmbeddingPolicy: embedding("cosine"), indexingPolicy: { excludedPaths: [{ path: "/e/*" }], vectorIndexes: [{ path: "/e", type: "flat" }] } },
+      { offerThroughput: 10000 },
+    );
+    const model = new Map();
+    const items = ITEMS.slice(0, 30).map((d) => ({ ...d, pk: "batch" }));
+    const creates = await container.items.batch(items.map((d) => ({ operationType: "Create", resourceBody: d })), "batch");
+    assert.ok(creates.result.every((r) => r.statusCode === 201));
+    for (const d of items) model.set(d.id, d);
+    // Replace two vectors, delete three items, upsert a new one: one batch.
+    const replaced = [{ ...items[0], e: vector() }, { ...items[1], e: vector() }];
+    const added = { id: "added", pk: "batch", n: 1000, e: vector() };
+    const ops = [
+      ...replaced.map((d) => ({ operationType: "Replace", id: d.id, resourceBody: d })),
+      ...items.slice(2, 5).map((d) => ({ operationType: "Delete", id: d.id })),
+      { operationType: "Upsert", resourceBody: added },
+    ];
+    const mixed = await container.items.batch(ops, "batch");
+    assert.ok(mixed.result.every((r) => r.statusCode < 300), JSON.stringify(mixed.result.map((r) => r.statusCode)));
+    for (const d of replaced) model.set(d.id, d);
+    for (const d of items.slice(2, 5)) model.delete(d.id);
+    model.set(added.id, added);
+    // A batch whose last operation fails writes none of its vectors.
+    const failed = await container.items.batch([
+      { operationType: "Replace", id: items[5].id, resourceBody: { ...items[5], e: vector() } },
+      { operationType: "Create", resourceBody: { id: "never", pk: "batch", e: vector() } },
+      { operationType: "Replace", id: "absent", resourceBody: { id: "absent", pk: "batch", e: vector() } },
+    ], "batch");
+    assert.equal(failed.result.at(-1).statusCode, 404);
+    const qv = JSON.stringify(QUERY_VECTOR);
+    const text = `SELECT TOP 40 c.id, VectorDistance(c.e, ${qv}) AS s FROM c ORDER BY VectorDistance(c.e, ${qv})`;
+    const expected = bruteForce([...model.values()], "cosine", 40);
+    assertRanking((await container.items.query(text, { partitionKey: "batch" }).fetchAll()).resources, expected, "after the batches");
+    assertRanking((await container.items.query(text).fetchAll()).resources, expected, "after the batches, cross-partition");
+  });
+
   test("the distance function of the options wins over the policy's", async () => {
     const { container } = await database.containers.create(
       { id: "override", partitionKey: pk, vectorEmbeddingPolicy: embedding("cosine") },
