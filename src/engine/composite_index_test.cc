@@ -397,5 +397,61 @@ TEST_F(CompositeIndexTest, EqualityAndRangeLoadOnlyTheMatches) {
   }
 }
 
+// STARTSWITH on the component after the equalities is a range of strings: only the
+// matches are loaded, whichever direction the component is declared in; the ORDER BY on
+// the composite streams within it.
+TEST_F(CompositeIndexTest, EqualityAndStartsWithLoadOnlyTheMatches) {
+  for (const char* direction : {"ascending", "descending"}) {
+    const std::string policy =
+        std::string(R"({"indexingMode":"consistent","includedPaths":[{"path":"/*"}],
+        "compositeIndexes":[[{"path":"/a"},{"path":"/s","order":")") +
+        direction + R"("}]]})";
+    Open(policy.c_str(), 3);
+    model_.clear();
+    std::map<std::string, std::string> s_of;
+    const std::vector<std::string> words = {"apple", "apricot", "ap", "banana", "a", "Apple", "b"};
+    for (int i = 0; i < 84; ++i) {
+      const std::string id = "i" + std::to_string(i);
+      s_of[id] = words[i % words.size()] + std::to_string(i % 5);
+      ASSERT_TRUE(Write(WriteKind::kCreate, id, Model{"p" + std::to_string(i % 7), i % 3, i * 1.0},
+                        R"(,"s":")" + s_of[id] + '"')
+                      .ok());
+    }
+    for (const std::string prefix : {"ap", "apr", "a", "b", "z"}) {
+      std::vector<std::pair<std::string, std::string>> want;  // (s, id) of the matches
+      for (const auto& [id, m] : model_) {
+        if (m.a == 1 && s_of[id].starts_with(prefix)) want.emplace_back(s_of[id], id);
+      }
+      std::sort(want.begin(), want.end());
+      const std::string filter =
+          "FROM c WHERE c.a = 1 AND STARTSWITH(c.s, \"" + std::string(prefix) + "\")";
+      auto query = query::Compile("SELECT VALUE c.id " + filter, {});
+      ASSERT_TRUE(query.ok());
+      auto page = C()->Query(**query, C()->FullScope(), 1000, "");
+      ASSERT_TRUE(page.ok()) << page.status().ToString();
+      std::set<std::string> ids;
+      for (const std::string& doc : page->documents) ids.insert(J(doc).as_string());
+      std::set<std::string> want_ids;
+      for (const auto& [text, id] : want) want_ids.insert(id);
+      EXPECT_EQ(ids, want_ids) << prefix << " " << direction;
+      EXPECT_EQ(page->loaded_count, want.size()) << prefix << " " << direction;
+      // In the composite's order, through it.
+      const std::string order = std::string(direction) == "ascending" ? "ASC" : "DESC";
+      auto ordered =
+          query::Compile("SELECT VALUE c.s " + filter + " ORDER BY c.a, c.s " + order, {});
+      ASSERT_TRUE(ordered.ok());
+      auto rows = C()->Query(**ordered, C()->FullScope(), 1000, "");
+      ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+      std::vector<std::string> got;
+      for (const std::string& doc : rows->documents) got.push_back(J(doc).as_string());
+      std::vector<std::string> want_order;
+      for (const auto& [text, id] : want) want_order.push_back(text);
+      if (order == "DESC") std::reverse(want_order.begin(), want_order.end());
+      EXPECT_EQ(got, want_order) << prefix << " " << direction;
+      EXPECT_EQ(rows->loaded_count, want.size()) << prefix << " " << direction;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace orrery::engine

@@ -13,10 +13,15 @@ const query::PathPredicate* EqualityOn(const query::AccessShape& shape,
   return nullptr;
 }
 
+// A range or a STARTSWITH prefix (a range of strings) on `path`.
 const query::PathPredicate* RangeOn(const query::AccessShape& shape,
                                     const index::PathSegments& path) {
   for (const query::PathPredicate& p : shape.predicates) {
-    if (p.kind == query::PathPredicate::Kind::kRange && p.path == path) return &p;
+    if ((p.kind == query::PathPredicate::Kind::kRange ||
+         p.kind == query::PathPredicate::Kind::kPrefix) &&
+        p.path == path) {
+      return &p;
+    }
   }
   return nullptr;
 }

@@ -5,9 +5,10 @@
 //   - ORDER BY k1, ..., kn served by components s .. s+n-1 of a composite whose first s
 //     components WHERE fixes by equality, in the declared directions or all reversed:
 //     the items stream in ORDER BY order from the composite's entries;
-//   - equality filters on leading components, optionally followed by a range filter on
-//     the next one (`c.a = 1 AND c.b > 5` with (a, b)): the matching items are exactly
-//     the entries of one key range, without reading those of the other values.
+//   - equality filters on leading components, optionally followed by a range filter or
+//     a STARTSWITH on the next one (`c.a = 1 AND c.b > 5`, `c.a = 1 AND STARTSWITH(c.b,
+//     "x")` with (a, b)): the matching items are exactly the entries of one key range,
+//     without reading those of the other values.
 
 #include <cstdint>
 #include <optional>
@@ -24,7 +25,7 @@ struct CompositeUse {
   const index::CompositeIndex* index = nullptr;
   // The values the leading components are fixed to by WHERE equalities.
   std::vector<json::Value> equal_values;
-  // A WHERE range on the component after them, if any.
+  // A WHERE range or STARTSWITH prefix on the component after them, if any.
   const query::PathPredicate* range = nullptr;
   // ORDER BY: read backward (the ORDER BY is the declaration fully reversed).
   bool reverse = false;

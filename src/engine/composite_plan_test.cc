@@ -124,6 +124,17 @@ TEST(CompositePlanTest, EqualityThenRangeFiltersThroughTheComposite) {
   ASSERT_TRUE(plan.ok());
   EXPECT_FALSE(plan->composite.has_value());
   EXPECT_EQ(plan->kind, IndexPlan::Kind::kLookup);
+  // STARTSWITH on the next component is a range of strings.
+  PathPredicate starts;
+  starts.kind = PathPredicate::Kind::kPrefix;
+  starts.path = {"b"};
+  starts.prefix = "x";
+  shape.predicates = {starts, Equal("a", 1)};
+  plan = PlanIndexUse(policy, shape, true);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_TRUE(plan->composite.has_value());
+  ASSERT_NE(plan->composite->range, nullptr);
+  EXPECT_EQ(plan->composite->range->kind, PathPredicate::Kind::kPrefix);
   // A range before the equality's component: not a composite prefix.
   shape.predicates = {Greater("a", 1), Equal("b", 1)};
   plan = PlanIndexUse(policy, shape, true);

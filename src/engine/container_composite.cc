@@ -30,9 +30,13 @@ index::KeyRange SelectedEntries(const CompositeUse& use, std::string_view compos
   }
   if (use.range == nullptr) return index::ComponentsPrefixRange(prefix);
   const query::PathPredicate& range = *use.range;
+  const bool descending = components[use.equal_values.size()].descending;
+  if (range.kind == query::PathPredicate::Kind::kPrefix) {
+    return index::ComponentStringPrefixRange(prefix, range.prefix, descending);
+  }
   return index::ComponentRange(prefix, range.low ? &*range.low : nullptr, range.low_inclusive,
                                range.high ? &*range.high : nullptr, range.high_inclusive,
-                               components[use.equal_values.size()].descending);
+                               descending);
 }
 
 }  // namespace

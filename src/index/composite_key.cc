@@ -138,6 +138,24 @@ KeyRange ComponentRange(std::string_view prefix, const json::Value* low, bool lo
   return range;
 }
 
+KeyRange ComponentStringPrefixRange(std::string_view prefix, std::string_view text,
+                                    bool descending) {
+  std::string start;
+  AppendStringPrefix(start, text);  // the type tag and the text, no terminator
+  if (!descending) {
+    // Every continuation of the text sorts below 0xFF, which UTF-8 never holds.
+    return KeyRange{std::string(prefix) + start, std::string(prefix) + start + kPastComponents};
+  }
+  // Inverted, the strings starting with `text` are the keys starting with its inverted
+  // bytes: up to the next key of the same length.
+  for (char& c : start) c = static_cast<char>(~c);
+  std::string end = start;
+  while (!end.empty() && static_cast<uint8_t>(end.back()) == 0xFF) end.pop_back();
+  if (end.empty()) return ComponentsPrefixRange(std::string(prefix) + start);
+  end.back() = static_cast<char>(end.back() + 1);
+  return KeyRange{std::string(prefix) + start, std::string(prefix) + end};
+}
+
 KeyRange ComponentsPrefixRange(std::string_view prefix) {
   return KeyRange{std::string(prefix), std::string(prefix) + kPastComponents};
 }

@@ -68,6 +68,10 @@ std::string CompositePositionKey(std::string_view prefix, const CompositePositio
 // when both are given they are of one type, numbers or strings.
 KeyRange ComponentRange(std::string_view prefix, const json::Value* low, bool low_inclusive,
                         const json::Value* high, bool high_inclusive, bool descending);
+// Entries whose next component (after `prefix`) is a string starting with `text`
+// (STARTSWITH, case-sensitive), in the component's direction.
+KeyRange ComponentStringPrefixRange(std::string_view prefix, std::string_view text,
+                                    bool descending);
 // Every entry whose key starts with `prefix`, a composite prefix plus whole components.
 KeyRange ComponentsPrefixRange(std::string_view prefix);
 

@@ -187,6 +187,31 @@ TEST(CompositeKeyTest, ComponentRangesHoldExactlyTheValuesWithinTheirBounds) {
   }
 }
 
+TEST(CompositeKeyTest, StringPrefixRangesHoldExactlyTheStringsWithThePrefix) {
+  const std::vector<json::Value> values = Values();
+  for (bool descending : {false, true}) {
+    const std::string prefix = CompositePrefix(1, 0, 0) + std::string("\x30", 1);
+    for (const std::string& text : {std::string(""), std::string("a"), std::string("a\0", 2),
+                                    std::string("ab"), std::string("\xC3")}) {
+      const KeyRange range = ComponentStringPrefixRange(prefix, text, descending);
+      for (const json::Value& v : values) {
+        for (const json::Value& next : {json::Value(), J("\"zz\""), J("9")}) {
+          std::string key = prefix;
+          AppendComponent(key, v, descending);
+          AppendComponent(key, next, false);
+          key += "05C1";
+          key += '\0';
+          key += "id";
+          const bool want = v.is_string() && v.as_string().starts_with(text);
+          const bool in = key >= range.begin && key < range.end;
+          EXPECT_EQ(in, want) << json::Write(v) << " prefix of " << text.size() << " bytes, desc "
+                              << descending;
+        }
+      }
+    }
+  }
+}
+
 TEST(CompositeKeyTest, EntryKeysHoldOneEntryPerCompositeBesideTheRangeEntries) {
   IndexingPolicy policy = *IndexingPolicy::Parse(J(
       R"({"indexingMode":"consistent","includedPaths":[{"path":"/*"}],"compositeIndexes":[
