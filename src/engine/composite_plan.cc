@@ -3,14 +3,17 @@
 namespace orrery::engine {
 namespace {
 
+// An equality or an IN list on `path` (the one with the fewest values).
 const query::PathPredicate* EqualityOn(const query::AccessShape& shape,
                                        const index::PathSegments& path) {
+  const query::PathPredicate* best = nullptr;
   for (const query::PathPredicate& p : shape.predicates) {
-    if (p.kind == query::PathPredicate::Kind::kEqual && p.values.size() == 1 && p.path == path) {
-      return &p;
+    if (p.kind == query::PathPredicate::Kind::kEqual && !p.values.empty() && p.path == path &&
+        (best == nullptr || p.values.size() < best->values.size())) {
+      best = &p;
     }
   }
-  return nullptr;
+  return best;
 }
 
 // A range or a STARTSWITH prefix (a range of strings) on `path`.
@@ -64,24 +67,30 @@ std::optional<CompositeUse> ChooseComposite(const index::IndexingPolicy& policy,
     CompositeUse use;
     use.number = static_cast<uint32_t>(i);
     use.index = &composite;
+    size_t ranges = 1;
     for (const index::CompositePath& component : composite.paths) {
       const query::PathPredicate* equal = EqualityOn(shape, component.path);
-      if (equal == nullptr) break;
-      use.equal_values.push_back(equal->values[0]);
+      if (equal == nullptr || ranges * equal->values.size() > kMaxCompositeRanges) break;
+      ranges *= equal->values.size();
+      use.equal_values.push_back(equal->values);
+    }
+    if (shape.order_by_streams && !shape.order_by.empty()) {
+      // One stream in ORDER BY order: IN lists leave their components unfixed.
+      size_t single = 0;
+      while (single < use.equal_values.size() && use.equal_values[single].size() == 1) ++single;
+      bool reverse = false;
+      const std::optional<size_t> start = OrderStart(composite, shape.order_by, single, reverse);
+      // One ORDER BY key from the first component is the range index's job already.
+      if (start && (shape.order_by.size() >= 2 || *start >= 1)) {
+        use.equal_values.resize(single);
+        use.reverse = reverse;
+        use.order_components = *start + shape.order_by.size();
+      }
     }
     const size_t fixed = use.equal_values.size();
     if (fixed < composite.paths.size()) use.range = RangeOn(shape, composite.paths[fixed].path);
     int score = static_cast<int>(fixed) * 2 + (use.range != nullptr ? 1 : 0);
-    if (shape.order_by_streams && !shape.order_by.empty()) {
-      bool reverse = false;
-      const std::optional<size_t> start = OrderStart(composite, shape.order_by, fixed, reverse);
-      // One ORDER BY key from the first component is the range index's job already.
-      if (start && (shape.order_by.size() >= 2 || *start >= 1)) {
-        use.reverse = reverse;
-        use.order_components = *start + shape.order_by.size();
-        score += 1000;
-      }
-    }
+    if (use.order_components > 0) score += 1000;
     // Filtering alone pays when it fixes more than a single-path seek would.
     if (use.order_components == 0 && !(fixed >= 2 || (fixed == 1 && use.range != nullptr))) {
       continue;

@@ -83,7 +83,7 @@ TEST(CompositePlanTest, EqualityPrefixThenOrderBy) {
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->kind, IndexPlan::Kind::kComposite);
   ASSERT_EQ(plan->composite->equal_values.size(), 1u);
-  EXPECT_EQ(plan->composite->equal_values[0].as_int(), 1);
+  EXPECT_EQ(plan->composite->equal_values[0][0].as_int(), 1);
   EXPECT_EQ(plan->composite->order_components, 2u);
   // ORDER BY b ASC: the reversed scan.
   plan = PlanIndexUse(policy, Ordered({{{"b"}, false}}, {Equal("a", 1)}), true);
@@ -94,8 +94,8 @@ TEST(CompositePlanTest, EqualityPrefixThenOrderBy) {
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->composite->number, 1u);
   ASSERT_EQ(plan->composite->equal_values.size(), 2u);
-  EXPECT_EQ(plan->composite->equal_values[0].as_int(), 1);
-  EXPECT_EQ(plan->composite->equal_values[1].as_int(), 2);
+  EXPECT_EQ(plan->composite->equal_values[0][0].as_int(), 1);
+  EXPECT_EQ(plan->composite->equal_values[1][0].as_int(), 2);
   // WHERE y = 2 ORDER BY z: x is not fixed, so not this composite; the range index.
   plan = PlanIndexUse(policy, Ordered({{{"z"}, false}}, {Equal("y", 2)}), true);
   ASSERT_TRUE(plan.ok());
@@ -124,6 +124,16 @@ TEST(CompositePlanTest, EqualityThenRangeFiltersThroughTheComposite) {
   ASSERT_TRUE(plan.ok());
   EXPECT_FALSE(plan->composite.has_value());
   EXPECT_EQ(plan->kind, IndexPlan::Kind::kLookup);
+  // An IN list fixes its component to each of its values: one range per value.
+  PathPredicate in = Equal("a", 1);
+  in.values.push_back(json::Value::Int(3));
+  shape.predicates = {Greater("b", 5), in};
+  plan = PlanIndexUse(policy, shape, true);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_TRUE(plan->composite.has_value());
+  ASSERT_EQ(plan->composite->equal_values.size(), 1u);
+  EXPECT_EQ(plan->composite->equal_values[0].size(), 2u);
+  ASSERT_NE(plan->composite->range, nullptr);
   // STARTSWITH on the next component is a range of strings.
   PathPredicate starts;
   starts.kind = PathPredicate::Kind::kPrefix;

@@ -21,22 +21,41 @@ double MillisSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// The entries of one partition the use selects: its equal components, then its range.
-index::KeyRange SelectedEntries(const CompositeUse& use, std::string_view composite_prefix) {
-  std::string prefix(composite_prefix);
+// The entries of one partition the use selects: its equal components (one range per
+// combination of IN values, in key order), then its range.
+std::vector<index::KeyRange> SelectedEntries(const CompositeUse& use,
+                                             std::string_view composite_prefix) {
   const std::vector<index::CompositePath>& components = use.index->paths;
+  std::vector<std::string> prefixes{std::string(composite_prefix)};
   for (size_t i = 0; i < use.equal_values.size(); ++i) {
-    index::AppendComponent(prefix, use.equal_values[i], components[i].descending);
+    std::vector<std::string> longer;
+    for (const std::string& prefix : prefixes) {
+      for (const json::Value& value : use.equal_values[i]) {
+        longer.push_back(prefix);
+        index::AppendComponent(longer.back(), value, components[i].descending);
+      }
+    }
+    prefixes = std::move(longer);
   }
-  if (use.range == nullptr) return index::ComponentsPrefixRange(prefix);
-  const query::PathPredicate& range = *use.range;
-  const bool descending = components[use.equal_values.size()].descending;
-  if (range.kind == query::PathPredicate::Kind::kPrefix) {
-    return index::ComponentStringPrefixRange(prefix, range.prefix, descending);
+  std::sort(prefixes.begin(), prefixes.end());
+  prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+  std::vector<index::KeyRange> ranges;
+  for (const std::string& prefix : prefixes) {
+    if (use.range == nullptr) {
+      ranges.push_back(index::ComponentsPrefixRange(prefix));
+      continue;
+    }
+    const query::PathPredicate& range = *use.range;
+    const bool descending = components[use.equal_values.size()].descending;
+    if (range.kind == query::PathPredicate::Kind::kPrefix) {
+      ranges.push_back(index::ComponentStringPrefixRange(prefix, range.prefix, descending));
+      continue;
+    }
+    ranges.push_back(index::ComponentRange(prefix, range.low ? &*range.low : nullptr,
+                                           range.low_inclusive, range.high ? &*range.high : nullptr,
+                                           range.high_inclusive, descending));
   }
-  return index::ComponentRange(prefix, range.low ? &*range.low : nullptr, range.low_inclusive,
-                               range.high ? &*range.high : nullptr, range.high_inclusive,
-                               descending);
+  return ranges;
 }
 
 }  // namespace
@@ -46,27 +65,34 @@ Status Container::ScanCompositeEntries(
     const index::CompositePosition* after, FeedPage& page,
     const std::function<bool(const index::CompositeEntryView&)>& visit) const {
   const std::string prefix = index::CompositePrefix(settings_.number, partition.number, use.number);
-  index::KeyRange range = SelectedEntries(use, prefix);
-  if (after != nullptr) {
-    std::string at = index::CompositePositionKey(prefix, *after);
-    if (use.reverse) {
-      range.end = std::min(range.end, at);
-    } else {
-      at += '\0';  // the first key after `at`
-      range.begin = std::max(range.begin, at);
-    }
-  }
-  if (range.begin >= range.end) return Status::Ok();
+  std::vector<index::KeyRange> ranges = SelectedEntries(use, prefix);
+  if (use.reverse) std::reverse(ranges.begin(), ranges.end());
+  bool go_on = true;
   const auto on_key = [&](std::string_view key, std::string_view) {
     std::optional<index::CompositeEntryView> entry =
         index::ParseCompositeEntry(key.substr(prefix.size()), *use.index);
     if (!entry) return true;
     ++page.index_entries;
     if (!scope.Contains(entry->epk)) return true;
-    return visit(*entry);
+    go_on = visit(*entry);
+    return go_on;
   };
-  return use.reverse ? store_.ScanReverse(range.begin, range.end, on_key)
-                     : store_.Scan(range.begin, range.end, on_key);
+  for (index::KeyRange& range : ranges) {
+    if (after != nullptr) {
+      std::string at = index::CompositePositionKey(prefix, *after);
+      if (use.reverse) {
+        range.end = std::min(range.end, at);
+      } else {
+        at += '\0';  // the first key after `at`
+        range.begin = std::max(range.begin, at);
+      }
+    }
+    if (range.begin >= range.end) continue;
+    ORRERY_RETURN_IF_ERROR(use.reverse ? store_.ScanReverse(range.begin, range.end, on_key)
+                                       : store_.Scan(range.begin, range.end, on_key));
+    if (!go_on) break;
+  }
+  return Status::Ok();
 }
 
 Result<std::optional<std::string>> Container::LoadIndexedItem(std::string_view epk,
