@@ -14,8 +14,10 @@
 //   "S<n>:<hex position>"  resume an ORDER BY stream after this position: the encoded
 //                        sort value (index_key.h) followed by the item's key suffix;
 //                        everything up to it, in the query's order, was returned
-//   "G<n>:<hex value>"   resume a stream of groups (GROUP BY, DISTINCT on one path) after
-//                        the group of this encoded value
+//   "G<n>:<hex value>"   resume a stream of groups (GROUP BY, DISTINCT by an item path)
+//                        after the group of this encoded value
+//   "H<n>:<r>:<hex value>"  resume that stream at this value, whose first r result rows
+//                        were returned (a value with more rows than a page holds)
 // Every token ends with a tag that ties it to this format ("#" and 16 hex digits of an
 // HMAC of the rest): a token altered by hand, or issued by an Orrery before this format,
 // is refused with a 400 that says so instead of resuming at a wrong place.
