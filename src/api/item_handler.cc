@@ -1,4 +1,5 @@
 #include <chrono>
+#include <thread>
 
 #include "api/batch.h"
 #include "api/change_feed.h"
@@ -183,6 +184,20 @@ HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& c
   return response;
 }
 
+// The container the account holds once it reflects the last split: a split's commit
+// marks the Container objects of before it stale, then writes, then publishes the one
+// it leaves (without holding the account lock across its write), so for a moment the
+// account still hands out a stale object. Waits that moment out, up to a second.
+Result<std::shared_ptr<engine::Container>> CurrentContainerOf(const RequestContext& ctx) {
+  std::shared_ptr<engine::Container> container;
+  for (int wait = 0; wait < 1000; ++wait) {
+    ORRERY_ASSIGN_OR_RETURN(container, ContainerOf(ctx));
+    if (container->partition_map_is_current()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return container;
+}
+
 // A split that commits while a query or a feed read runs on the Container object of
 // before it drops the parent partition's index and change-feed entries that object
 // reads, so its page may lack rows. Such a page is read again from the container as
@@ -193,7 +208,7 @@ HandlerResult ReadOnCurrentPartitions(const RequestContext& ctx,
   for (int attempt = 1;; ++attempt) {
     HandlerResult result = read(*container);
     if (container->partition_map_is_current() || attempt == 5) return result;
-    ORRERY_ASSIGN_OR_RETURN(container, ContainerOf(ctx));
+    ORRERY_ASSIGN_OR_RETURN(container, CurrentContainerOf(ctx));
   }
 }
 
