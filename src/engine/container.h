@@ -503,6 +503,9 @@ class Container {
   // this thread commits or ends. `path` empty: the item count.
   static void NotePresenceChange(ContainerWriteState& state, uint32_t partition,
                                  std::string_view path, int64_t delta);
+  // The same for an index entry added (+1) or removed (-1), when it is a path's.
+  static void NoteEntryChange(ContainerWriteState& state, std::string_view entry_key,
+                              int64_t delta);
   // +delta items in each of `partitions` (a create's, or a delete's -1).
   void NoteItemCountChange(const std::vector<uint32_t>& partitions, int64_t delta) const;
   // The changes noted on this thread: how many, and applying or dropping those from a mark.

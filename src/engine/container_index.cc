@@ -59,6 +59,30 @@ std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::stri
   return IndexKeysOf(*item, epk, id);
 }
 
+void Container::AddIndexChanges(storage::WriteBatch& batch,
+                                const std::vector<std::string>& old_keys,
+                                const std::vector<std::string>& new_keys,
+                                ContainerWriteState* presence) {
+  if (presence != nullptr && !presence->presence.CountsAny()) presence = nullptr;
+  // Both are sorted: touch only the entries that differ between the versions. One merge
+  // walk, writing straight into the batch: no copy of the keys (a create's are all new,
+  // and one of them holds every indexed string value whole).
+  auto old_it = old_keys.begin();
+  auto new_it = new_keys.begin();
+  while (old_it != old_keys.end() || new_it != new_keys.end()) {
+    if (new_it == new_keys.end() || (old_it != old_keys.end() && *old_it < *new_it)) {
+      if (presence != nullptr) NoteEntryChange(*presence, *old_it, -1);
+      batch.Delete(*old_it++);
+    } else if (old_it == old_keys.end() || *new_it < *old_it) {
+      if (presence != nullptr) NoteEntryChange(*presence, *new_it, +1);
+      batch.Put(*new_it++, "");
+    } else {
+      ++old_it;
+      ++new_it;
+    }
+  }
+}
+
 std::string Container::IndexMarkerKey() const {
   return storage::keys::Meta("index-policy/" + std::to_string(settings_.number));
 }

@@ -1,35 +1,47 @@
 // PathPresence (path_presence.h) as writes and queries use it: the changes a write
-// notes while it builds its batch, applied once the batch is in the store; and the
-// count of a path a query needs that is not counted yet.
+// notes while it builds its batch (AddIndexChanges, NoteItemCountChange), applied once
+// the batch is in the store; and the count of a path a query needs that is not counted
+// yet.
 
+#include <span>
 #include <vector>
 
 #include "engine/container.h"
 #include "engine/query_run.h"
 #include "engine/writes_held.h"
 #include "index/index_key.h"
+#include "index/index_scan.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
 namespace {
 
-struct PendingChange {
-  ContainerWriteState* state;
-  uint32_t partition;
-  std::string path;  // empty: the item count
-  int64_t delta;
-};
-// A thread builds one batch at a time; CommitScope applies or drops what it noted.
-thread_local std::vector<PendingChange> pending_changes;
+// A thread builds one batch at a time; CommitScope applies or drops what it noted:
+// each change with the container state it belongs to.
+thread_local std::vector<PathPresence::Change> pending_changes;
+thread_local std::vector<ContainerWriteState*> pending_states;
 
-// Where the path starts in an entry key: after the space byte, container and partition.
-constexpr size_t kPathStart = 9;
+// A scan visitor that counts the keys it sees into `count`.
+auto Counter(int64_t& count) {
+  return [&count](std::string_view, std::string_view) {
+    ++count;
+    return true;
+  };
+}
 
 }  // namespace
 
 void Container::NotePresenceChange(ContainerWriteState& state, uint32_t partition,
                                    std::string_view path, int64_t delta) {
-  pending_changes.push_back(PendingChange{&state, partition, std::string(path), delta});
+  pending_changes.push_back(PathPresence::Change{partition, std::string(path), delta});
+  pending_states.push_back(&state);
+}
+
+void Container::NoteEntryChange(ContainerWriteState& state, std::string_view entry_key,
+                                int64_t delta) {
+  if (std::optional<std::string_view> path = index::EntryPath(entry_key, /*names_only=*/true)) {
+    NotePresenceChange(state, index::PartitionOf(entry_key), *path, delta);
+  }
 }
 
 void Container::NoteItemCountChange(const std::vector<uint32_t>& partitions, int64_t delta) const {
@@ -41,54 +53,27 @@ void Container::NoteItemCountChange(const std::vector<uint32_t>& partitions, int
 size_t Container::PresenceMark() { return pending_changes.size(); }
 
 void Container::ApplyPresence(size_t from) {
-  for (size_t i = from; i < pending_changes.size(); ++i) {
-    const PendingChange& change = pending_changes[i];
-    change.state->presence.Apply(change.partition, change.path, change.delta);
+  // The changes of one container state together, under one lock.
+  for (size_t begin = from; begin < pending_changes.size();) {
+    size_t end = begin + 1;
+    while (end < pending_changes.size() && pending_states[end] == pending_states[begin]) ++end;
+    pending_states[begin]->presence.Apply(
+        std::span<const PathPresence::Change>(pending_changes.data() + begin, end - begin));
+    begin = end;
   }
-  pending_changes.resize(from);
+  DropPresence(from);
 }
 
 void Container::DropPresence(size_t from) {
-  if (from < pending_changes.size()) pending_changes.resize(from);
-}
-
-void Container::AddIndexChanges(storage::WriteBatch& batch,
-                                const std::vector<std::string>& old_keys,
-                                const std::vector<std::string>& new_keys,
-                                ContainerWriteState* presence) {
-  if (presence != nullptr && !presence->presence.CountsAny()) presence = nullptr;
-  const auto note = [presence](const std::string& key, int64_t delta) {
-    if (presence == nullptr) return;
-    const std::optional<size_t> length = index::PathPrefixLength(key, /*names_only=*/true);
-    if (!length) return;
-    NotePresenceChange(*presence, index::PartitionOf(key),
-                       std::string_view(key).substr(kPathStart, *length - kPathStart), delta);
-  };
-  // Both are sorted: touch only the entries that differ between the versions. One merge
-  // walk, writing straight into the batch: no copy of the keys (a create's are all new,
-  // and one of them holds every indexed string value whole).
-  auto old_it = old_keys.begin();
-  auto new_it = new_keys.begin();
-  while (old_it != old_keys.end() || new_it != new_keys.end()) {
-    if (new_it == new_keys.end() || (old_it != old_keys.end() && *old_it < *new_it)) {
-      note(*old_it, -1);
-      batch.Delete(*old_it++);
-    } else if (old_it == old_keys.end() || *new_it < *old_it) {
-      note(*new_it, +1);
-      batch.Put(*new_it++, "");
-    } else {
-      ++old_it;
-      ++new_it;
-    }
+  if (from < pending_changes.size()) {
+    pending_changes.resize(from);
+    pending_states.resize(from);
   }
 }
 
 Result<int64_t> Container::CountPartitionItems(uint32_t partition) const {
   int64_t items = 0;
-  const auto count = [&items](std::string_view, std::string_view) {
-    ++items;
-    return true;
-  };
+  const auto count = Counter(items);
   if (write_state_->creation_order_kept.load()) {
     // One short entry per item (creation_order.h).
     ORRERY_RETURN_IF_ERROR(store_.Scan(CreationKey(settings_.number, partition, 0),
@@ -110,10 +95,11 @@ Result<int64_t> Container::CountPartitionItems(uint32_t partition) const {
 Result<bool> Container::SomeItemLacks(QueryRun& run, uint32_t partition,
                                       const std::string& path_prefix) const {
   ContainerWriteState& state = *write_state_;
-  if (index::PathPrefixLength(path_prefix, /*names_only=*/true) != path_prefix.size()) {
-    return true;  // an array step: items may have several entries each
-  }
-  const std::string_view path = std::string_view(path_prefix).substr(kPathStart);
+  const std::optional<std::string_view> entry_path =
+      index::EntryPath(path_prefix, /*names_only=*/true);
+  // An array step: items may have several entries each.
+  if (!entry_path) return true;
+  const std::string_view path = *entry_path;
   if (std::optional<bool> known = state.presence.SomeItemLacks(partition, path)) return *known;
   // Counted while no write runs: each write is then either in the counts or applies
   // its change after them.
@@ -126,11 +112,7 @@ Result<bool> Container::SomeItemLacks(QueryRun& run, uint32_t partition,
     if (!live || !state.index_ready.load()) return true;
     int64_t entries = 0;
     const index::KeyRange range = index::AllEntries(path_prefix);
-    ORRERY_RETURN_IF_ERROR(
-        store_.Scan(range.begin, range.end, [&](std::string_view, std::string_view) {
-          ++entries;
-          return true;
-        }));
+    ORRERY_RETURN_IF_ERROR(store_.Scan(range.begin, range.end, Counter(entries)));
     std::optional<int64_t> items = state.presence.Items(partition);
     if (!items) {
       ORRERY_ASSIGN_OR_RETURN(items, CountPartitionItems(partition));

@@ -39,6 +39,15 @@ void PathPresence::Learn(uint32_t partition, std::string_view path, int64_t entr
 
 void PathPresence::Apply(uint32_t partition, std::string_view path, int64_t delta) {
   const std::lock_guard lock(mutex_);
+  ApplyLocked(partition, path, delta);
+}
+
+void PathPresence::Apply(std::span<const Change> changes) {
+  const std::lock_guard lock(mutex_);
+  for (const Change& change : changes) ApplyLocked(change.partition, change.path, change.delta);
+}
+
+void PathPresence::ApplyLocked(uint32_t partition, std::string_view path, int64_t delta) {
   auto it = partitions_.find(partition);
   if (it == partitions_.end()) return;
   Partition& p = it->second;

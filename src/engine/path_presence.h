@@ -16,6 +16,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,6 +41,13 @@ class PathPresence {
   // A committed write's change to the entries under `path`, or to the item count when
   // `path` is empty. Partitions and paths not counted ignore it.
   void Apply(uint32_t partition, std::string_view path, int64_t delta);
+  // Several changes (one committed write's), under one lock.
+  struct Change {
+    uint32_t partition;
+    std::string path;  // empty: the item count
+    int64_t delta;
+  };
+  void Apply(std::span<const Change> changes);
 
   // After a split (the partition is gone) or a policy change (every entry changes).
   void Forget(uint32_t partition);
@@ -61,6 +69,7 @@ class PathPresence {
     std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> entries;
   };
   void ForgetLocked(uint32_t partition);
+  void ApplyLocked(uint32_t partition, std::string_view path, int64_t delta);
 
   mutable std::mutex mutex_;
   std::unordered_map<uint32_t, Partition> partitions_;

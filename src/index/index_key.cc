@@ -134,8 +134,15 @@ uint32_t PartitionOf(std::string_view entry_key) {
   return entry_key.size() < 9 ? 0 : DecodeFixed32BE(entry_key.substr(5, 4));
 }
 
+constexpr size_t kPathStart = 9;  // space, container, partition
+
+std::optional<std::string_view> EntryPath(std::string_view key, bool names_only) {
+  const std::optional<size_t> length = PathPrefixLength(key, names_only);
+  if (!length) return std::nullopt;
+  return key.substr(kPathStart, *length - kPathStart);
+}
+
 std::optional<size_t> PathPrefixLength(std::string_view key, bool names_only) {
-  constexpr size_t kPathStart = 9;  // space, container, partition
   if (key.size() <= kPathStart || key[0] != storage::keys::kIndexSpace) return std::nullopt;
   size_t pos = kPathStart;
   while (pos < key.size()) {
