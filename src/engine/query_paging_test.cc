@@ -59,6 +59,14 @@ class QueryPagingTest : public ::testing::Test {
 
   void TearDown() override { SetQueryPageTimeBudget(kServiceQueryPageTime); }
 
+  // Creates an empty container `id` (4 partitions) and makes it the one Write and Page use.
+  bool UseNewContainer(const std::string& id) {
+    const std::string body = R"({"id":")" + id + R"(","partitionKey":{"paths":["/pk"]}})";
+    if (!account_->CreateContainer("db", J(body), {}).ok()) return false;
+    container_ = *account_->GetContainer("db", id);
+    return true;
+  }
+
   void Write(const std::string& id, const std::string& pk, const std::string& n,
              const std::string& team) {
     ItemWriteRequest r;
@@ -284,10 +292,7 @@ TEST_F(QueryPagingTest, GroupByPagesReturnEachGroupOnceInKeyOrder) {
 // Each group in one logical partition, so in one physical partition: a page must not
 // load a page of groups from every partition only to keep the first of them.
 TEST_F(QueryPagingTest, AGroupPageLoadsTheItemsOfItsOwnGroupsOnly) {
-  ASSERT_TRUE(
-      account_->CreateContainer("db", J(R"({"id":"g","partitionKey":{"paths":["/pk"]}})"), {})
-          .ok());
-  container_ = *account_->GetContainer("db", "g");
+  ASSERT_TRUE(UseNewContainer("g"));
   constexpr int kGroups = 200;
   constexpr int kPerGroup = 10;
   std::map<std::string, int> expected;
@@ -323,10 +328,7 @@ TEST_F(QueryPagingTest, AGroupPageLoadsTheItemsOfItsOwnGroupsOnly) {
 // WHERE <equality> ORDER BY <one key>: an equality most items match streams through the
 // ORDER BY path and resumes; a narrow one is still sought. Both answer the same rows.
 TEST_F(QueryPagingTest, AnEqualityMostItemsMatchStreamsInOrderByOrder) {
-  ASSERT_TRUE(
-      account_->CreateContainer("db", J(R"({"id":"eq","partitionKey":{"paths":["/pk"]}})"), {})
-          .ok());
-  container_ = *account_->GetContainer("db", "eq");
+  ASSERT_TRUE(UseNewContainer("eq"));
   constexpr int kCount = 2000;
   std::vector<std::pair<int, std::string>> broad;  // (n, id) of team t1
   for (int i = 0; i < kCount; ++i) {

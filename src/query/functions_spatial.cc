@@ -26,32 +26,39 @@ std::optional<spatial::Shape> Valid(const Value& value) {
   return spatial::ParseValidShape(value, kSystem);
 }
 
-template <spatial::CoordinateSystem kSystem>
-Value Distance(Args a) {
+// The value of `measure(first, second)` when both arguments are valid shapes, else
+// undefined.
+template <spatial::CoordinateSystem kSystem, typename Measure>
+Value OfTwoShapes(Args a, Measure measure) {
   std::optional<spatial::Shape> first = Valid<kSystem>(*a[0]);
   std::optional<spatial::Shape> second = Valid<kSystem>(*a[1]);
   if (!first || !second) return Value();
-  const double distance = kSystem == kGeometry ? spatial::planar::Distance(*first, *second)
-                                               : spatial::DistanceMetres(*first, *second);
-  return std::isnan(distance) ? Value() : Value::Double(distance);
+  return measure(*first, *second);
+}
+
+template <spatial::CoordinateSystem kSystem>
+Value Distance(Args a) {
+  return OfTwoShapes<kSystem>(a, [](const spatial::Shape& x, const spatial::Shape& y) {
+    const double distance =
+        kSystem == kGeometry ? spatial::planar::Distance(x, y) : spatial::DistanceMetres(x, y);
+    return std::isnan(distance) ? Value() : Value::Double(distance);
+  });
 }
 
 template <spatial::CoordinateSystem kSystem>
 Value Within(Args a) {
-  std::optional<spatial::Shape> inner = Valid<kSystem>(*a[0]);
-  std::optional<spatial::Shape> outer = Valid<kSystem>(*a[1]);
-  if (!inner || !outer) return Value();
-  return Value::Bool(kSystem == kGeometry ? spatial::planar::Within(*inner, *outer)
-                                          : spatial::Within(*inner, *outer));
+  return OfTwoShapes<kSystem>(a, [](const spatial::Shape& inner, const spatial::Shape& outer) {
+    return Value::Bool(kSystem == kGeometry ? spatial::planar::Within(inner, outer)
+                                            : spatial::Within(inner, outer));
+  });
 }
 
 template <spatial::CoordinateSystem kSystem>
 Value Intersects(Args a) {
-  std::optional<spatial::Shape> first = Valid<kSystem>(*a[0]);
-  std::optional<spatial::Shape> second = Valid<kSystem>(*a[1]);
-  if (!first || !second) return Value();
-  return Value::Bool(kSystem == kGeometry ? spatial::planar::Intersects(*first, *second)
-                                          : spatial::Intersects(*first, *second));
+  return OfTwoShapes<kSystem>(a, [](const spatial::Shape& x, const spatial::Shape& y) {
+    return Value::Bool(kSystem == kGeometry ? spatial::planar::Intersects(x, y)
+                                            : spatial::Intersects(x, y));
+  });
 }
 
 template <spatial::CoordinateSystem kSystem>
