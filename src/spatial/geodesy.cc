@@ -6,18 +6,20 @@
 #include <limits>
 #include <variant>
 
+#include "spatial/boost_shapes.h"
+
 namespace orrery::spatial {
 namespace {
 
 namespace bg = boost::geometry;
 
 using GeoPoint = bg::model::point<double, 2, bg::cs::geographic<bg::degree>>;
-using GeoLine = bg::model::linestring<GeoPoint>;
+using Geo = BoostShapes<GeoPoint>;
+using GeoLine = Geo::Line;
 using GeoSegment = bg::model::segment<GeoPoint>;
-// Counter-clockwise, closed: GeoJSON's own ring order.
-using GeoPolygon = bg::model::polygon<GeoPoint, false, true>;
-using GeoMultiPolygon = bg::model::multi_polygon<GeoPolygon>;
-using GeoShape = std::variant<GeoPoint, GeoLine, GeoPolygon, GeoMultiPolygon>;
+using GeoPolygon = Geo::Polygon;
+using GeoMultiPolygon = Geo::MultiPolygon;
+using GeoShape = Geo::Any;
 
 const bg::srs::spheroid<double> kWgs84(6378137.0, 6356752.3142451793);
 
@@ -29,39 +31,9 @@ using SegmentDistance = bg::strategy::distance::geographic_cross_track<bg::strat
                                                                        bg::srs::spheroid<double>>;
 using Area = bg::strategy::area::geographic<bg::strategy::vincenty, 4, bg::srs::spheroid<double>>;
 
-GeoPoint ToPoint(const Position& position) {
-  return GeoPoint(position.longitude, position.latitude);
-}
-
-GeoPolygon ToPolygon(const PolygonRings& rings) {
-  GeoPolygon polygon;
-  for (const Position& position : rings[0]) polygon.outer().push_back(ToPoint(position));
-  for (size_t i = 1; i < rings.size(); ++i) {
-    polygon.inners().emplace_back();
-    for (const Position& position : rings[i]) polygon.inners().back().push_back(ToPoint(position));
-  }
-  return polygon;
-}
-
-GeoShape ToGeo(const Shape& shape) {
-  switch (shape.type) {
-    case ShapeType::kPoint:
-      return ToPoint(shape.point());
-    case ShapeType::kLineString: {
-      GeoLine line;
-      for (const Position& position : shape.line()) line.push_back(ToPoint(position));
-      return line;
-    }
-    case ShapeType::kPolygon:
-      return ToPolygon(shape.polygons[0]);
-    case ShapeType::kMultiPolygon: {
-      GeoMultiPolygon multi;
-      for (const PolygonRings& rings : shape.polygons) multi.push_back(ToPolygon(rings));
-      return multi;
-    }
-  }
-  return GeoPoint();
-}
+GeoPoint ToPoint(const Position& position) { return Geo::ToPoint(position); }
+GeoPolygon ToPolygon(const PolygonRings& rings) { return Geo::ToPolygon(rings); }
+GeoShape ToGeo(const Shape& shape) { return Geo::ToAny(shape); }
 
 // Signed area of one ring as written: positive when counter-clockwise.
 double SignedRingArea(const Ring& ring) {

@@ -3,49 +3,25 @@
 #include <boost/geometry.hpp>
 #include <variant>
 
+#include "spatial/boost_shapes.h"
+
 namespace orrery::spatial::planar {
 namespace {
 
 namespace bg = boost::geometry;
 
 using Point = bg::model::d2::point_xy<double>;
-using Line = bg::model::linestring<Point>;
-using Polygon = bg::model::polygon<Point, false, true>;  // counter-clockwise, closed
-using MultiPolygon = bg::model::multi_polygon<Polygon>;
-using Any = std::variant<Point, Line, Polygon, MultiPolygon>;
-
-Point ToPoint(const Position& p) { return Point(p.longitude, p.latitude); }
-
-Polygon ToPolygon(const PolygonRings& rings) {
-  Polygon polygon;
-  for (const Position& p : rings[0]) polygon.outer().push_back(ToPoint(p));
-  for (size_t i = 1; i < rings.size(); ++i) {
-    polygon.inners().emplace_back();
-    for (const Position& p : rings[i]) polygon.inners().back().push_back(ToPoint(p));
-  }
-  // Either direction encloses the same region in the plane.
-  bg::correct(polygon);
-  return polygon;
-}
+using Plane = BoostShapes<Point>;
+using Polygon = Plane::Polygon;
+using MultiPolygon = Plane::MultiPolygon;
+using Any = Plane::Any;
 
 Any ToPlanar(const Shape& shape) {
-  switch (shape.type) {
-    case ShapeType::kPoint:
-      return ToPoint(shape.point());
-    case ShapeType::kLineString: {
-      Line line;
-      for (const Position& p : shape.line()) line.push_back(ToPoint(p));
-      return line;
-    }
-    case ShapeType::kPolygon:
-      return ToPolygon(shape.polygons[0]);
-    case ShapeType::kMultiPolygon: {
-      MultiPolygon multi;
-      for (const PolygonRings& rings : shape.polygons) multi.push_back(ToPolygon(rings));
-      return multi;
-    }
-  }
-  return Point();
+  Any planar = Plane::ToAny(shape);
+  // Either direction of a ring encloses the same region in the plane.
+  if (auto* polygon = std::get_if<Polygon>(&planar)) bg::correct(*polygon);
+  if (auto* multi = std::get_if<MultiPolygon>(&planar)) bg::correct(*multi);
+  return planar;
 }
 
 bool IsAreal(const Any& shape) {

@@ -2,6 +2,8 @@
 
 #include <boost/geometry.hpp>
 
+#include "spatial/boost_shapes.h"
+
 namespace orrery::spatial {
 namespace {
 
@@ -14,15 +16,10 @@ using PlanePoint = bg::model::d2::point_xy<double>;
 
 template <typename Point>
 struct Rings {
-  using Line = bg::model::linestring<Point>;
+  using Line = typename BoostShapes<Point>::Line;
   using Area = bg::model::polygon<Point>;
 
-  static Line ToLine(const Ring& ring) {
-    Line line;
-    line.reserve(ring.size());
-    for (const Position& p : ring) line.emplace_back(p.longitude, p.latitude);
-    return line;
-  }
+  static Line ToLine(const Ring& ring) { return BoostShapes<Point>::ToLine(ring); }
 
   // A closed ring as a linestring meets itself at its start and end: that is not a
   // crossing. Anything else is: an edge crossing another, or a vertex visited twice.
