@@ -11,6 +11,10 @@
 //
 //   node bench/spatial_radius.mjs [N] [REPS]
 //
+// With ORRERY_BENCH_SPATIAL=geometry both containers are Geometry containers (the
+// indexed one's boundingBox is the square), and the radius is 0.027 coordinate units
+// (about 3 km in degrees): the planar grid instead of the geographic one.
+//
 // Loopback only. Loading 2 × 100,000 items takes about a minute on two cores.
 
 import { spawn } from "node:child_process";
@@ -21,6 +25,8 @@ import { CosmosClient } from "@azure/cosmos";
 const KEY = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CENTRE = [-122.33, 47.61];
+const GEOMETRY = process.env.ORRERY_BENCH_SPATIAL === "geometry";
+const RADIUS = GEOMETRY ? 0.027 : 3000;
 
 // A deterministic spread of points (a linear congruential generator), the same in both
 // containers.
@@ -45,7 +51,7 @@ async function load(container, n) {
 }
 
 async function measure(container, reps) {
-  const query = `SELECT VALUE c.id FROM c WHERE ST_DISTANCE(c.location, {"type": "Point", "coordinates": [${CENTRE}]}) < 3000`;
+  const query = `SELECT VALUE c.id FROM c WHERE ST_DISTANCE(c.location, {"type": "Point", "coordinates": [${CENTRE}]}) < ${RADIUS}`;
   const times = [];
   let charge = 0;
   let matches = 0;
@@ -81,17 +87,24 @@ async function run(bin, n, reps) {
     const { database } = await client.databases.create({ id: "d" });
     const base = { indexingMode: "consistent", includedPaths: [{ path: "/*" }], excludedPaths: [{ path: '/"_etag"/?' }] };
     const pk = { paths: ["/pk"], version: 2 };
+    const spatialIndex = { path: "/location/*", types: ["Point"] };
+    const system = {};
+    if (GEOMETRY) {
+      spatialIndex.boundingBox = { xmin: CENTRE[0] - 1, ymin: CENTRE[1] - 1, xmax: CENTRE[0] + 1, ymax: CENTRE[1] + 1 };
+      system.geospatialConfig = { type: "Geometry" };
+    }
     const { container: indexed } = await database.containers.create({
       id: "indexed",
       partitionKey: pk,
-      indexingPolicy: { ...base, spatialIndexes: [{ path: "/location/*", types: ["Point"] }] },
+      ...system,
+      indexingPolicy: { ...base, spatialIndexes: [spatialIndex] },
     });
-    const { container: plain } = await database.containers.create({ id: "plain", partitionKey: pk, indexingPolicy: base });
+    const { container: plain } = await database.containers.create({ id: "plain", partitionKey: pk, ...system, indexingPolicy: base });
     const t0 = performance.now();
     await load(indexed, n);
     await load(plain, n);
     const load_s = Math.round((performance.now() - t0) / 100) / 10;
-    return { items: n, reps, load_s, with_spatial_index: await measure(indexed, reps), without: await measure(plain, reps) };
+    return { coordinates: GEOMETRY ? "geometry" : "geography", items: n, reps, load_s, with_spatial_index: await measure(indexed, reps), without: await measure(plain, reps) };
   } finally {
     client.dispose();
     server.kill();

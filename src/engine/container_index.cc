@@ -97,6 +97,11 @@ std::string Container::IndexMarkerValue() const {
   // Indexes built before composite-index entries existed lack them: a policy with
   // composites is current only once rebuilt with them (docs/storage-format.md).
   if (!indexing_.composite_indexes().empty()) marker += "\n+composite-entries";
+  // Likewise Geometry spatial indexes, whose entries were not written before their grid.
+  if (std::any_of(indexing_.spatial_indexes().begin(), indexing_.spatial_indexes().end(),
+                  [](const index::SpatialIndex& index) { return index.box.has_value(); })) {
+    marker += "\n+geometry-cells";
+  }
   return marker;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "spatial/planar_cells.h"
+
 namespace orrery::engine {
 namespace {
 
@@ -71,12 +73,28 @@ bool IsExplicitlyIncluded(const index::IndexingPolicy& policy, const query::Docu
 }
 
 // A spatial predicate's path ends in the cell segment after the GeoJSON's own path.
+std::span<const std::string> GeoJsonPath(const query::PathPredicate& predicate) {
+  return std::span<const std::string>(predicate.path.data(), predicate.path.size() - 1);
+}
+
 bool IsServed(const index::IndexingPolicy& policy, const query::PathPredicate& predicate) {
   if (predicate.kind != query::PathPredicate::Kind::kSpatial) {
     return policy.IsIndexed(predicate.path);
   }
-  const std::span<const std::string> path(predicate.path.data(), predicate.path.size() - 1);
-  return policy.HasSpatialIndex(path);
+  if (predicate.planar_region) return policy.GeometryIndexFor(GeoJsonPath(predicate)) != nullptr;
+  return policy.HasSpatialIndex(GeoJsonPath(predicate));
+}
+
+// The planar predicate with the cells of the grid its path's entries are in.
+std::shared_ptr<const query::PathPredicate> WithPlanarCells(const index::IndexingPolicy& policy,
+                                                            const query::PathPredicate& predicate) {
+  auto resolved = std::make_shared<query::PathPredicate>(predicate);
+  const index::SpatialIndex* index = policy.GeometryIndexFor(GeoJsonPath(predicate));
+  for (const spatial::CellRange& range :
+       spatial::PlanarCellRanges(*predicate.planar_region, predicate.planar_margin, *index->box)) {
+    resolved->cells.emplace_back(range.first, range.last);
+  }
+  return resolved;
 }
 
 IndexPlan OrderedPlan(const index::IndexingPolicy& policy, const query::AccessShape& shape) {
@@ -130,7 +148,13 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
     plan.undefined_indexed = IsExplicitlyIncluded(policy, *plan.grouping);
     return plan;
   }
-  if (plan.predicate != nullptr) plan.kind = IndexPlan::Kind::kLookup;
+  if (plan.predicate != nullptr) {
+    plan.kind = IndexPlan::Kind::kLookup;
+    if (plan.predicate->planar_region) {
+      plan.planar_predicate = WithPlanarCells(policy, *plan.predicate);
+      plan.predicate = plan.planar_predicate.get();
+    }
+  }
   return plan;
 }
 

@@ -6,6 +6,7 @@
 // because of the indexing policy: ORDER BY on several keys without a matching
 // composite index, and ORDER BY on a path the policy excludes.
 
+#include <memory>
 #include <optional>
 
 #include "common/status.h"
@@ -30,6 +31,9 @@ struct IndexPlan {
   const query::PathPredicate* order_bound = nullptr;
   // kComposite, or kLookup through a composite index (then `predicate` is unset).
   std::optional<CompositeUse> composite;
+  // A Geometry spatial predicate with the cells of its index's grid filled in, which
+  // `predicate` then points to.
+  std::shared_ptr<const query::PathPredicate> planar_predicate;
 };
 
 // `index_ready` is false while the index is being rebuilt after a policy change;

@@ -167,9 +167,16 @@ Result<IndexingPolicy> IndexingPolicy::Parse(const json::Value& policy) {
 
 bool IndexingPolicy::HasSpatialIndex(std::span<const std::string> path) const {
   return mode_ == IndexingMode::kConsistent &&
-         std::any_of(spatial_.begin(), spatial_.end(), [&](const SpatialIndex& index) {
-           return !index.geometry && index.Covers(path);
-         });
+         std::any_of(spatial_.begin(), spatial_.end(),
+                     [&](const SpatialIndex& index) { return !index.box && index.Covers(path); });
+}
+
+const SpatialIndex* IndexingPolicy::GeometryIndexFor(std::span<const std::string> path) const {
+  if (mode_ != IndexingMode::kConsistent) return nullptr;
+  for (const SpatialIndex& index : spatial_) {
+    if (index.box && index.Covers(path)) return &index;
+  }
+  return nullptr;
 }
 
 bool IndexingPolicy::IsIndexed(std::span<const std::string> path) const {

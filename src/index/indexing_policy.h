@@ -65,6 +65,9 @@ class IndexingPolicy {
   const std::vector<SpatialIndex>& spatial_indexes() const { return spatial_; }
   // Whether GeoJSON at `path` has geographic spatial-index entries (spatial_terms.h).
   bool HasSpatialIndex(std::span<const std::string> path) const;
+  // The Geometry spatial index whose grid holds the entries of GeoJSON at `path`: the
+  // first that covers it (spatial_terms.h), or null.
+  const SpatialIndex* GeometryIndexFor(std::span<const std::string> path) const;
 
  private:
   struct Pattern {

@@ -95,7 +95,9 @@ Result<std::vector<SpatialIndex>> ParseSpatialIndexes(const json::Value* list) {
     ORRERY_RETURN_IF_ERROR(ParseTypes(entry.Find("types"), text));
     if (const json::Value* box = entry.Find("boundingBox"); box && !box->is_null()) {
       ORRERY_RETURN_IF_ERROR(CheckBoundingBox(*box, text));
-      index.geometry = true;
+      index.box =
+          spatial::PlanarBox{box->Find("xmin")->as_double(), box->Find("ymin")->as_double(),
+                             box->Find("xmax")->as_double(), box->Find("ymax")->as_double()};
     }
     out.push_back(std::move(index));
   }

@@ -6,12 +6,14 @@
 // `boundingBox` of their flat coordinate space; a Geography container's must not.
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
 #include "json/value.h"
+#include "spatial/planar_cells.h"
 
 namespace orrery::index {
 
@@ -22,9 +24,9 @@ inline constexpr size_t kMaxSpatialPathDepth = 16;
 struct SpatialIndex {
   std::vector<std::string> prefix;  // path segments, without the final `?` or `*`
   bool wildcard = false;            // `/*`: GeoJSON anywhere below the prefix
-  // A Geometry (flat) index, which the planner does not read: Orrery's cells are
-  // geographic. Its queries scan, and still answer correctly.
-  bool geometry = false;
+  // A Geometry (flat) index: its boundingBox, over which its grid of cells lies
+  // (spatial/planar_cells.h). Unset for a geographic index.
+  std::optional<spatial::PlanarBox> box;
 
   // Whether GeoJSON at `path` is covered by this index.
   bool Covers(std::span<const std::string> path) const;

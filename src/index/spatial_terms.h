@@ -1,8 +1,9 @@
 #pragma once
 
-// The spatial-index entries of one item (spatial/spatial_cells.h): for every valid
-// GeoJSON geometry a geographic spatial index covers, one entry under the geometry's
-// path followed by spatial::kCellPathSegment, whose value is its cell number. Kept
+// The spatial-index entries of one item (spatial/spatial_cells.h, and
+// spatial/planar_cells.h for a Geometry container's indexes): for every valid GeoJSON
+// geometry a spatial index covers, one entry under the geometry's path followed by
+// spatial::kCellPathSegment, whose value is its cell number. Kept
 // with the range-index entries (Container::IndexKeysOf), so every write, delete, TTL
 // purge, split and policy rebuild keeps them in step.
 

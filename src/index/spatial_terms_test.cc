@@ -6,6 +6,7 @@
 
 #include "index/index_key.h"
 #include "json/json.h"
+#include "spatial/planar_cells.h"
 #include "spatial/spatial_cells.h"
 
 namespace orrery::index {
@@ -58,10 +59,19 @@ TEST(SpatialTermsTest, AWildcardFindsNestedGeoJsonEvenInsideGeoJson) {
   EXPECT_TRUE(policy.HasSpatialIndex(PathSegments{"a", "b", "also"}));
 }
 
-TEST(SpatialTermsTest, GeometryIndexesAndDisabledPoliciesHaveNoEntries) {
+// A Geometry index files points by its own grid, with the plane's validity rules
+// (coordinates beyond any latitude are valid); points outside its box are extended.
+TEST(SpatialTermsTest, GeometryIndexesFilePointsInTheirGrid) {
   const IndexingPolicy geometry = PolicyWith(
-      R"([{"path":"/loc/*","types":["Point"],"boundingBox":{"xmin":0,"ymin":0,"xmax":9,"ymax":9}}])");
-  EXPECT_TRUE(KeysOf(geometry, R"({"loc":{"type":"Point","coordinates":[1,2]}})").empty());
+      R"([{"path":"/loc/*","types":["Point"],"boundingBox":{"xmin":0,"ymin":0,"xmax":1024,"ymax":2048}}])");
+  // Cells of 1 × 2 units: (100.5, 300.2) is column 100 of row 150.
+  EXPECT_EQ(KeysOf(geometry, R"({"loc":{"type":"Point","coordinates":[100.5,300.2]}})"),
+            std::vector<std::string>{ExpectedKey({"loc"}, 150 * spatial::kPlanarColumns + 100)});
+  EXPECT_EQ(KeysOf(geometry, R"({"loc":{"type":"Point","coordinates":[-5,300]}})"),
+            std::vector<std::string>{ExpectedKey({"loc"}, spatial::kExtendedShapeCell)});
+  EXPECT_TRUE(KeysOf(geometry, R"({"loc":{"type":"Point","coordinates":["a",3]}})").empty());
+  EXPECT_NE(geometry.GeometryIndexFor(PathSegments{"loc"}), nullptr);
+  EXPECT_FALSE(geometry.HasSpatialIndex(PathSegments{"loc"}));
 }
 
 }  // namespace

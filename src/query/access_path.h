@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "json/value.h"
+#include "spatial/geojson.h"
 
 namespace orrery::query {
 
@@ -33,6 +34,11 @@ struct PathPredicate {
   std::string prefix;  // kPrefix: case-sensitive STARTSWITH
   // kSpatial: inclusive ranges of cell numbers that hold every candidate.
   std::vector<std::pair<int64_t, int64_t>> cells;
+  // kSpatial in a Geometry container: the region and the distance from it within which
+  // items match. Its cells depend on the index's boundingBox, so the engine finds them
+  // (`cells` stays empty here).
+  std::optional<spatial::Shape> planar_region;
+  double planar_margin = 0;
 };
 
 struct OrderKey {

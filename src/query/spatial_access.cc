@@ -1,6 +1,7 @@
 #include "query/spatial_access.h"
 
 #include <cctype>
+#include <string>
 #include <string_view>
 
 #include "spatial/geojson.h"
@@ -59,33 +60,52 @@ std::optional<json::Value> ConstantValue(const ast::Expr& expr) {
   }
 }
 
+// The coordinate system of an ST_ call by its name: the function itself, or its planar
+// twin; nullopt for any other call.
+std::optional<spatial::CoordinateSystem> SystemOf(const ast::CallExpr& call,
+                                                  std::string_view function) {
+  if (IsNamed(call, function)) return spatial::CoordinateSystem::kGeography;
+  if (IsNamed(call, "_" + std::string(function) + "_GEOMETRY")) {
+    return spatial::CoordinateSystem::kGeometry;
+  }
+  return std::nullopt;
+}
+
 // One argument an item path, the other constant valid GeoJSON.
 struct PathAndShape {
   DocumentPath path;
   spatial::Shape shape;
 };
 
-std::optional<PathAndShape> SplitArguments(const ast::CallExpr& call, const ItemPathOf& item_path) {
+std::optional<PathAndShape> SplitArguments(const ast::CallExpr& call, const ItemPathOf& item_path,
+                                           spatial::CoordinateSystem system) {
   if (call.args.size() != 2) return std::nullopt;
   for (int path_side : {0, 1}) {
     std::optional<DocumentPath> path = item_path(*call.args[path_side]);
     if (!path) continue;
     std::optional<json::Value> constant = ConstantValue(*call.args[1 - path_side]);
     if (!constant) return std::nullopt;
-    std::optional<spatial::Shape> shape = spatial::ParseValidShape(*constant);
+    std::optional<spatial::Shape> shape = spatial::ParseValidShape(*constant, system);
     if (!shape) return std::nullopt;
     return PathAndShape{std::move(*path), std::move(*shape)};
   }
   return std::nullopt;
 }
 
-PathPredicate Predicate(DocumentPath path, const spatial::Shape& region, double margin_metres) {
+// `margin` is in metres on the globe, in coordinate units in the plane.
+PathPredicate Predicate(DocumentPath path, spatial::Shape region, double margin,
+                        spatial::CoordinateSystem system) {
   PathPredicate predicate;
   predicate.kind = PathPredicate::Kind::kSpatial;
   predicate.path = std::move(path);
   predicate.path.emplace_back(spatial::kCellPathSegment);
+  if (system == spatial::CoordinateSystem::kGeometry) {
+    predicate.planar_region = std::move(region);
+    predicate.planar_margin = margin;
+    return predicate;
+  }
   for (const spatial::CellRange& range :
-       spatial::CellRanges(spatial::CoveringBoxes(region, margin_metres))) {
+       spatial::CellRanges(spatial::CoveringBoxes(region, margin))) {
     predicate.cells.emplace_back(range.first, range.last);
   }
   return predicate;
@@ -105,24 +125,28 @@ std::optional<PathPredicate> SpatialDistancePredicate(const ast::BinaryExpr& com
   }
   if (!upper || distance->kind != ExprKind::kCall) return std::nullopt;
   const auto& call = As<ast::CallExpr>(*distance);
-  if (!IsNamed(call, "ST_DISTANCE")) return std::nullopt;
+  const std::optional<spatial::CoordinateSystem> system = SystemOf(call, "ST_DISTANCE");
+  if (!system) return std::nullopt;
   std::optional<json::Value> limit = ConstantValue(*bound);
   if (!limit || !limit->is_number() || !(limit->as_double() >= 0)) return std::nullopt;
-  std::optional<PathAndShape> arguments = SplitArguments(call, item_path);
+  std::optional<PathAndShape> arguments = SplitArguments(call, item_path, *system);
   if (!arguments) return std::nullopt;
-  return Predicate(std::move(arguments->path), arguments->shape, limit->as_double());
+  return Predicate(std::move(arguments->path), std::move(arguments->shape), limit->as_double(),
+                   *system);
 }
 
 std::optional<PathPredicate> SpatialRegionPredicate(const ast::CallExpr& call,
                                                     const ItemPathOf& item_path) {
-  const bool within = IsNamed(call, "ST_WITHIN");
-  if (!within && !IsNamed(call, "ST_INTERSECTS")) return std::nullopt;
+  std::optional<spatial::CoordinateSystem> system = SystemOf(call, "ST_WITHIN");
+  const bool within = system.has_value();
+  if (!within) system = SystemOf(call, "ST_INTERSECTS");
+  if (!system) return std::nullopt;
   // ST_WITHIN(constant, c.path) asks whether the constant lies in the item's shape,
   // which no cell of the item's bounding region can decide: not served.
   if (within && !item_path(*call.args[0])) return std::nullopt;
-  std::optional<PathAndShape> arguments = SplitArguments(call, item_path);
+  std::optional<PathAndShape> arguments = SplitArguments(call, item_path, *system);
   if (!arguments) return std::nullopt;
-  return Predicate(std::move(arguments->path), arguments->shape, 0);
+  return Predicate(std::move(arguments->path), std::move(arguments->shape), 0, *system);
 }
 
 }  // namespace orrery::query

@@ -3,7 +3,8 @@
 // The WHERE conjuncts a spatial index serves (query-language.md §9.2), as PathPredicates
 // of kind kSpatial: `ST_DISTANCE(c.path, constant) < d` (or <=, either argument order,
 // either side of the comparison), `ST_WITHIN(c.path, constant)` and
-// `ST_INTERSECTS(c.path, constant)` (either order) where the constant is valid GeoJSON.
+// `ST_INTERSECTS(c.path, constant)` (either order) where the constant is valid GeoJSON;
+// in a Geometry container, the same over their planar twins (geometry_references.h).
 // Internal to src/query/ (access_path_builder.cc).
 
 #include <functional>

@@ -147,20 +147,24 @@ std::vector<Box> CoveringBoxes(const Shape& shape, double margin_metres) {
 }
 
 std::vector<CellRange> CellRanges(const std::vector<Box>& boxes) {
-  std::vector<CellRange> ranges{{kExtendedShapeCell, kExtendedShapeCell}};
+  std::vector<CellBlock> blocks;
   for (const Box& box : boxes) {
-    const int64_t first_row = Row(box.south);
-    const int64_t last_row = Row(box.north);
-    const int64_t first_column = Column(box.west);
-    const int64_t last_column = Column(box.east);
-    const bool full_width = first_column == 0 && last_column == kCellColumns - 1;
-    if (full_width || last_row - first_row >= kMaxSeparateRows) {
-      ranges.push_back(
-          {first_row * kCellColumns + first_column, last_row * kCellColumns + last_column});
+    blocks.push_back(CellBlock{Row(box.south), Row(box.north), Column(box.west), Column(box.east)});
+  }
+  return CellRangesOfBlocks(blocks, kCellColumns);
+}
+
+std::vector<CellRange> CellRangesOfBlocks(const std::vector<CellBlock>& blocks, int64_t columns) {
+  std::vector<CellRange> ranges{{kExtendedShapeCell, kExtendedShapeCell}};
+  for (const CellBlock& block : blocks) {
+    const bool full_width = block.first_column == 0 && block.last_column == columns - 1;
+    if (full_width || block.last_row - block.first_row >= kMaxSeparateRows) {
+      ranges.push_back({block.first_row * columns + block.first_column,
+                        block.last_row * columns + block.last_column});
       continue;
     }
-    for (int64_t row = first_row; row <= last_row; ++row) {
-      ranges.push_back({row * kCellColumns + first_column, row * kCellColumns + last_column});
+    for (int64_t row = block.first_row; row <= block.last_row; ++row) {
+      ranges.push_back({row * columns + block.first_column, row * columns + block.last_column});
     }
   }
   std::sort(ranges.begin(), ranges.end(),

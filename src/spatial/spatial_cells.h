@@ -54,4 +54,15 @@ struct CellRange {
 };
 std::vector<CellRange> CellRanges(const std::vector<Box>& boxes);
 
+// A rectangle of cells, inclusive, in a row-major grid of `columns` columns.
+struct CellBlock {
+  int64_t first_row = 0;
+  int64_t last_row = 0;
+  int64_t first_column = 0;
+  int64_t last_column = 0;
+};
+// CellRanges for any such grid (planar_cells.h uses it too): one range per row of each
+// block (a tall block becomes one range), with kExtendedShapeCell, sorted and merged.
+std::vector<CellRange> CellRangesOfBlocks(const std::vector<CellBlock>& blocks, int64_t columns);
+
 }  // namespace orrery::spatial

@@ -264,4 +264,50 @@ describe("spatial", { timeout: TIMEOUT * 2 }, () => {
     assert.deepEqual(await run(`SELECT VALUE ST_AREA(${square})`), [550 * 550]);
     assert.deepEqual(await run(`SELECT VALUE ST_ISVALID({"type": "Point", "coordinates": [500, -300]})`), [true]);
   });
+
+  // A Geometry container's spatial index is a grid over its boundingBox: radius and
+  // region queries read the cells they reach (and the shapes outside the box), and
+  // answer as a container without the index does. Expected ids: Pythagoras here.
+  test("a geometry container's spatial index serves radius and region queries", async () => {
+    const box = { xmin: 0, ymin: 0, xmax: 1000, ymax: 1000 };
+    const geometryPolicy = policy({ spatialIndexes: [{ path: "/loc/*", types: ["Point", "Polygon"], boundingBox: box }] });
+    const { container: indexed } = await database.containers.create({ id: "plane-indexed", partitionKey: pk, geospatialConfig: { type: "Geometry" }, indexingPolicy: geometryPolicy });
+    const { container: plain } = await database.containers.create({ id: "plane-plain", partitionKey: pk, geospatialConfig: { type: "Geometry" }, indexingPolicy: policy() });
+    const points = [];
+    for (let i = 0; i < 20; i++) {
+      for (let j = 0; j < 20; j++) points.push({ id: `q${i}-${j}`, pk: `p${(i + j) % 7}`, loc: { type: "Point", coordinates: [i * 50 + 3, j * 50 + 7] } });
+    }
+    points.push({ id: "outside", pk: "p1", loc: { type: "Point", coordinates: [-20, 480] } });
+    await fill(indexed, points);
+    await fill(plain, points);
+    const center = [480, 500];
+    const radius = 120;
+    const expected = points.filter((d) => Math.hypot(d.loc.coordinates[0] - center[0], d.loc.coordinates[1] - center[1]) < radius).map((d) => d.id).sort();
+    const query = `SELECT VALUE c.id FROM c WHERE ST_DISTANCE(c.loc, {"type": "Point", "coordinates": [${center}]}) < ${radius}`;
+    const withIndex = await runWithMetrics("plane-indexed", query);
+    const withoutIndex = await runWithMetrics("plane-plain", query);
+    assert.ok(expected.length > 10);
+    assert.deepEqual([...withIndex.rows].sort(), expected);
+    assert.deepEqual([...withoutIndex.rows].sort(), expected);
+    assert.equal(withoutIndex.metrics.retrievedDocumentCount, points.length);
+    assert.ok(withIndex.metrics.retrievedDocumentCount < points.length / 5, `retrieved ${withIndex.metrics.retrievedDocumentCount}`);
+    assert.ok(withIndex.charge < withoutIndex.charge, `RU ${withIndex.charge} < ${withoutIndex.charge}`);
+
+    // Beyond the box's edge: still found, through the cell every lookup reads.
+    const nearOutside = await runWithMetrics("plane-indexed", `SELECT VALUE c.id FROM c WHERE ST_DISTANCE(c.loc, {"type": "Point", "coordinates": [-25, 480]}) < 10`);
+    assert.deepEqual(nearOutside.rows, ["outside"]);
+
+    const region = `{"type": "Polygon", "coordinates": [[[600, 600], [760, 600], [760, 760], [600, 760], [600, 600]]]}`;
+    const inside = points.filter(({ loc: { coordinates: [x, y] } }) => x > 600 && x < 760 && y > 600 && y < 760).map((d) => d.id).sort();
+    const within = await runWithMetrics("plane-indexed", `SELECT VALUE c.id FROM c WHERE ST_WITHIN(c.loc, ${region})`);
+    assert.deepEqual([...within.rows].sort(), inside);
+    assert.ok(within.metrics.retrievedDocumentCount < points.length / 5, `retrieved ${within.metrics.retrievedDocumentCount}`);
+    const intersects = await runWithMetrics("plane-indexed", `SELECT VALUE c.id FROM c WHERE ST_INTERSECTS(c.loc, ${region})`);
+    assert.deepEqual([...intersects.rows].sort(), inside);
+
+    // A moved item is found at its new place and no longer at its old one.
+    await indexed.items.upsert({ ...points[0], loc: { type: "Point", coordinates: center } });
+    const after = await runWithMetrics("plane-indexed", query);
+    assert.deepEqual([...after.rows].sort(), [...expected, points[0].id].sort());
+  });
 });

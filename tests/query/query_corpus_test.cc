@@ -6,8 +6,8 @@
 // `max-items=N`), pages concatenated through continuation tokens, and once more with
 // the range index switched off (full scans). All must give the expected answer.
 // `indexing <policy JSON>` right after `container` sets the container's indexing
-// policy. Files ending in .test_pending (functions not implemented yet) and
-// .test_slow are not run here.
+// policy; the container option `geometry` makes its geospatialConfig type "Geometry". Files ending
+// in .test_pending (functions not implemented yet) and .test_slow are not run here.
 //
 // Comparison: JSON structural equality (numbers by value, object members in any
 // order); `rowsort` compares as multisets. A result row that is an object carrying
@@ -43,6 +43,7 @@ struct ContainerSpec {
   std::string name;
   std::vector<std::string> paths;
   int partitions = 0;           // 0: only the default configurations
+  bool geometry = false;        // geospatialConfig type "Geometry"
   std::string indexing_policy;  // JSON; empty: the default policy
   std::vector<std::string> items;
 };
@@ -158,10 +159,13 @@ class FileParser {
           spec->paths.push_back(p);
         }
         for (size_t i = 2; i < words.size(); ++i) {
-          if (!StartsWith(words[i], "partitions=")) {
+          if (words[i] == "geometry") {
+            spec->geometry = true;
+          } else if (StartsWith(words[i], "partitions=")) {
+            spec->partitions = std::stoi(words[i].substr(11));
+          } else {
             return Error(line_no, "unknown option");
           }
-          spec->partitions = std::stoi(words[i].substr(11));
         }
         container_ = spec;
         ++pos_;
@@ -378,6 +382,9 @@ class CaseRunner {
     if (case_.container && !case_.container->indexing_policy.empty()) {
       body.Set("indexingPolicy", J(case_.container->indexing_policy));
     }
+    if (case_.container && case_.container->geometry) {
+      body.Set("geospatialConfig", J(R"({"type":"Geometry"})"));
+    }
     auto created = account_->CreateContainer("db", body, {});
     EXPECT_TRUE(created.ok()) << created.status().ToString();
     auto container = account_->GetContainer("db", name);
@@ -444,7 +451,10 @@ class CaseRunner {
         parameters.push_back({name, value});
       }
     }
-    auto compiled = query::Compile(case_.query, std::move(parameters));
+    // As the API compiles a query for its container (api/feed.cc CompileQueryBody).
+    auto compiled = query::Compile(case_.query, std::move(parameters),
+                                   container.computed_properties(), &container.vector_policy(),
+                                   &container.full_text_policy(), container.coordinate_system());
     if (!compiled.ok()) {
       out.status = compiled.status();
       return out;
