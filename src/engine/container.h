@@ -542,11 +542,13 @@ class Container {
   index::KeyRange IndexRangeAfter(const QueryRun& run, const std::string& prefix,
                                   const std::string* after, bool descending) const;
   // The first `wanted` distinct encoded values under `path` in `partition` after `after`
-  // (a group token's position), from index keys alone, charged as entries read.
+  // (a group token's position) in the direction of the scan, from index keys alone,
+  // charged as entries read.
   Result<std::vector<std::string>> NextIndexedValues(QueryRun& run,
                                                      const PhysicalPartition& partition,
                                                      const query::DocumentPath& path,
-                                                     const std::string* after, size_t wanted) const;
+                                                     const std::string* after, bool descending,
+                                                     size_t wanted) const;
   Status VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
                            const query::DocumentPath& path, bool descending,
                            const std::string* after, const PositionedVisit& visit) const;

@@ -7,10 +7,10 @@
 //     starts after the position of the last row returned.
 //     With a composite index (composite_plan.h) the position is the entry's encoded
 //     values, in the composite's order (descending components inverted), and its key.
-//   - StreamGroups: GROUP BY on one item path, or DISTINCT of one item path. The items
-//     of one value are adjacent in the index, so each value's group is finished as soon
-//     as the next value starts; a page returns whole groups and the next page starts
-//     after the value of the last.
+//   - StreamGroups: GROUP BY on one item path, or DISTINCT of one item path (ordered by
+//     it, either way, or not at all). The items of one value are adjacent in the index,
+//     so each value's group is finished as soon as the next value starts; a page returns
+//     whole groups and the next page starts after the value of the last.
 // Items where the path is undefined have no index entries unless the path is included
 // explicitly; they sort first, and are found by reading the partition in key order.
 // Positions compare as byte strings: the value encoding is self-delimiting and ordered
@@ -118,27 +118,28 @@ index::KeyRange Container::IndexRangeAfter(const QueryRun& run, const std::strin
   return range;
 }
 
-Result<std::vector<std::string>> Container::NextIndexedValues(QueryRun& run,
-                                                              const PhysicalPartition& partition,
-                                                              const query::DocumentPath& path,
-                                                              const std::string* after,
-                                                              size_t wanted) const {
+Result<std::vector<std::string>> Container::NextIndexedValues(
+    QueryRun& run, const PhysicalPartition& partition, const query::DocumentPath& path,
+    const std::string* after, bool descending, size_t wanted) const {
   std::vector<std::string> values;
-  // A token among the items without the value: every indexed value is still to come.
+  // A token among the items without the value (which have no entries): every indexed
+  // value is still to come in ascending order, none in descending order.
   if (after != nullptr && !after->empty() && (*after)[0] == kUndefinedTag &&
       !run.plan.undefined_indexed && run.plan.order_bound == nullptr) {
+    if (descending) return values;
     after = nullptr;
   }
   const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
-  const index::KeyRange range = IndexRangeAfter(run, prefix, after, false);
+  const index::KeyRange range = IndexRangeAfter(run, prefix, after, descending);
   if (range.begin >= range.end) return values;
-  ORRERY_RETURN_IF_ERROR(
-      index::ScanEntries(store_, range, prefix.size(), false, [&](const index::EntryView& entry) {
-        ++run.page.index_entries;
-        if (!run.scope.Contains(entry.epk)) return true;
-        if (values.empty() || values.back() != entry.value) values.emplace_back(entry.value);
-        return values.size() < wanted;
-      }));
+  ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, prefix.size(), descending,
+                                            [&](const index::EntryView& entry) {
+                                              ++run.page.index_entries;
+                                              if (!run.scope.Contains(entry.epk)) return true;
+                                              if (values.empty() || values.back() != entry.value)
+                                                values.emplace_back(entry.value);
+                                              return values.size() < wanted;
+                                            }));
   return values;
 }
 
@@ -174,7 +175,10 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   }
   const auto each_undefined =
       [&](const std::function<bool(std::string_view key, const json::Value& doc)>& each) {
-        if (!resume_key.empty() && resume_key[0] == kAfterEveryKey) return Status::Ok();
+        // After every key: none is left in ascending order, all are in descending order.
+        if (!resume_key.empty() && resume_key[0] == kAfterEveryKey && !descending) {
+          return Status::Ok();
+        }
         if (!descending && past_partition) return Status::Ok();
         const std::string& from = descending ? std::string() : scan_from;
         return ScanScope(within, from, [&](std::string_view key, std::string_view json) {
@@ -387,12 +391,17 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
 Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max_items) const {
   Paging paging = PagingOf(run.query, token);
   if (paging.done()) return Status::Ok();
+  const bool descending = run.plan.grouping_descending;
+  const Frontier order(descending);
   // After every item of the token's value when its group was returned whole; from its
-  // first item when the page ended inside its rows.
+  // first item when the page ended inside its rows. A value's items lie between the value
+  // and the value followed by kAfterEveryKey, whichever the direction.
   std::string after_group;
   const size_t returned_in_group = token != nullptr ? token->in_group : 0;
   if (token != nullptr) {
-    after_group = returned_in_group > 0 ? token->position : token->position + kAfterEveryKey;
+    const bool from_first_item = returned_in_group > 0;
+    after_group =
+        from_first_item != descending ? token->position : token->position + kAfterEveryKey;
   }
   const size_t wanted = paging.Wanted(max_items);
 
@@ -404,12 +413,14 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
   if (partitions.size() > 1) {
     std::vector<std::string> values;
     for (const PhysicalPartition* partition : partitions) {
-      ORRERY_ASSIGN_OR_RETURN(std::vector<std::string> next,
-                              NextIndexedValues(run, *partition, *run.plan.grouping,
-                                                token != nullptr ? &after_group : nullptr, wanted));
+      ORRERY_ASSIGN_OR_RETURN(
+          std::vector<std::string> next,
+          NextIndexedValues(run, *partition, *run.plan.grouping,
+                            token != nullptr ? &after_group : nullptr, descending, wanted));
       std::move(next.begin(), next.end(), std::back_inserter(values));
     }
-    std::sort(values.begin(), values.end());
+    std::sort(values.begin(), values.end(),
+              [&](const std::string& a, const std::string& b) { return order.Before(a, b); });
     values.erase(std::unique(values.begin(), values.end()), values.end());
     if (values.size() >= wanted) cutoff = std::move(values[wanted - 1]);
   }
@@ -417,7 +428,7 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
   // Groups by encoded value, so in the result's order; one value's items may lie in
   // several partitions, and their rows make one group.
   std::map<std::string, std::vector<query::Row>> groups;
-  Frontier frontier(false);
+  Frontier frontier(descending);
   Status eval_status;
   for (const PhysicalPartition* partition : partitions) {
     std::optional<std::string> current;
@@ -436,10 +447,10 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
       last_finished = current;
     };
     ORRERY_RETURN_IF_ERROR(VisitInIndexOrder(
-        run, *partition, *run.plan.grouping, false, token != nullptr ? &after_group : nullptr,
+        run, *partition, *run.plan.grouping, descending, token != nullptr ? &after_group : nullptr,
         [&](std::string_view value, std::string_view, const json::Value& doc) {
           if (!current || value != *current) {
-            if (cutoff && value > *cutoff) {
+            if (cutoff && order.Before(*cutoff, value)) {
               // Every group up to the cutoff is read whole; the ones after it wait.
               if (current) finish_group();
               past_cutoff = true;
@@ -473,7 +484,13 @@ Status Container::StreamGroups(QueryRun& run, const DecodedToken* token, int max
   const auto page_is_full = [&] {
     return static_cast<int>(run.page.documents.size()) >= max_items || run.page.full();
   };
-  for (auto& [value, rows] : groups) {
+  // The groups in the stream's order.
+  std::vector<std::pair<const std::string, std::vector<query::Row>>*> in_order;
+  for (auto& group : groups) in_order.push_back(&group);
+  if (descending) std::reverse(in_order.begin(), in_order.end());
+  for (auto* group : in_order) {
+    const std::string& value = group->first;
+    std::vector<query::Row>& rows = group->second;
     if (paging.done() || !frontier.Covers(value)) break;
     if (page_is_full()) {
       page_ended = true;

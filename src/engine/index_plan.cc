@@ -145,6 +145,7 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
   if (shape.grouped_by && !seek && policy.IsIndexed(*shape.grouped_by)) {
     plan.kind = IndexPlan::Kind::kGrouped;
     plan.grouping = &*shape.grouped_by;
+    plan.grouping_descending = shape.grouped_descending;
     plan.undefined_indexed = IsExplicitlyIncluded(policy, *plan.grouping);
     return plan;
   }

@@ -23,6 +23,7 @@ struct IndexPlan {
   const query::PathPredicate* predicate = nullptr;  // kLookup
   const query::OrderKey* order = nullptr;           // kOrdered
   const query::DocumentPath* grouping = nullptr;    // kGrouped (AccessShape::grouped_by)
+  bool grouping_descending = false;                 // kGrouped: values in descending order
   // kOrdered, kGrouped: items where the key is undefined have index entries (the path
   // is explicitly included), so the index order is complete in both directions.
   bool undefined_indexed = false;

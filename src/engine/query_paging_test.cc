@@ -325,6 +325,39 @@ TEST_F(QueryPagingTest, AGroupPageLoadsTheItemsOfItsOwnGroupsOnly) {
   EXPECT_LE(distinct.most_loaded_by_a_page, bound);
 }
 
+// DISTINCT ordered by its own path, either way (and as the SDK rewrites it): each page
+// resumes after the last value, so paging reads the items about once, where recomputing
+// every value for each page reads kItems items per page.
+TEST_F(QueryPagingTest, DistinctOrderedByItsPathPagesThroughEachValueOnce) {
+  std::set<std::string> teams;
+  for (const auto& [id, team] : team_of_) teams.insert(team);
+  const std::vector<std::string> ascending(teams.begin(), teams.end());
+  const std::vector<std::string> descending(teams.rbegin(), teams.rend());
+  const struct {
+    const char* text;
+    const std::vector<std::string>* expected;
+    bool rewritten;
+  } cases[] = {
+      {"SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team", &ascending, false},
+      {"SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team DESC", &descending, false},
+      {"SELECT DISTINCT [{\"item\": c.team}] AS orderByItems, c.team AS payload FROM c "
+       "WHERE IS_DEFINED(c.team) ORDER BY c.team DESC",
+       &descending, true},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.text);
+    const Paged paged = All(c.text, 5);
+    std::vector<std::string> got;
+    for (const std::string& row : paged.rows) {
+      const json::Value value = J(row);
+      got.push_back(c.rewritten ? value.Find("payload")->as_string() : value.as_string());
+    }
+    EXPECT_EQ(got, *c.expected);
+    EXPECT_EQ(paged.pages, static_cast<size_t>((kTeams + 4) / 5));
+    EXPECT_LE(paged.loaded, static_cast<size_t>(2.5 * kItems));
+  }
+}
+
 // WHERE <equality> ORDER BY <one key>: an equality most items match streams through the
 // ORDER BY path and resumes; a narrow one is still sought. Both answer the same rows.
 TEST_F(QueryPagingTest, AnEqualityMostItemsMatchStreamsInOrderByOrder) {

@@ -63,7 +63,11 @@ struct AccessShape {
   // in ORDER BY order (undefined first), what CompiledQuery::FinishUnpaged makes of the
   // rows of the items with that value (rows of different values differ in that key). So
   // an index on the path yields the result a value at a time.
+  // Also DISTINCT with one ORDER BY key that is one of the distinct item paths (`SELECT
+  // DISTINCT VALUE c.a FROM c ORDER BY c.a DESC`, and the SDK's rewrite of it): then the
+  // values come in the key's direction (`grouped_descending`).
   std::optional<DocumentPath> grouped_by;
+  bool grouped_descending = false;
 };
 
 }  // namespace orrery::query

@@ -39,6 +39,10 @@ class ShapeBuilder {
                              !bound_.is_aggregate && query_.group_by.empty() &&
                              !query_.select.distinct;
     shape.grouped_by = GroupedBy();
+    if (!shape.grouped_by) {
+      shape.grouped_by = DistinctOrderedBy(shape.order_by);
+      shape.grouped_descending = shape.grouped_by && shape.order_by[0].descending;
+    }
     return shape;
   }
 
@@ -59,6 +63,28 @@ class ShapeBuilder {
     if (select.kind == ast::SelectKind::kList) {
       for (const ast::SelectItem& item : select.items) {
         if (std::optional<DocumentPath> path = ItemPath(*item.expr)) return path;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // DISTINCT ... ORDER BY one item path that the DISTINCT rows hold (the VALUE, or an
+  // item of the list): rows of different values of it differ, so each value's rows are
+  // finished apart from the others, in ORDER BY order.
+  std::optional<DocumentPath> DistinctOrderedBy(const std::vector<OrderKey>& order_by) const {
+    if (!query_.select.distinct || bound_.is_aggregate || !query_.group_by.empty() ||
+        query_.from.size() != 1 || order_by.size() != 1 || query_.order_by.size() != 1) {
+      return std::nullopt;
+    }
+    const DocumentPath& key = order_by[0].path;
+    const ast::SelectClause& select = query_.select;
+    if (select.kind == ast::SelectKind::kValue) {
+      if (ItemPath(*select.value) == key) return key;
+      return std::nullopt;
+    }
+    if (select.kind == ast::SelectKind::kList) {
+      for (const ast::SelectItem& item : select.items) {
+        if (ItemPath(*item.expr) == key) return key;
       }
     }
     return std::nullopt;

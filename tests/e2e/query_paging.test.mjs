@@ -204,6 +204,19 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
     assertNoDuplicates(dn.rows, "DISTINCT VALUE c.v");
   });
 
+  test("DISTINCT ordered by its path, paged both ways: every value once, in order", { timeout: TIMEOUT }, async () => {
+    const teams = [...new Set(ALL.map((d) => d.team))].sort();
+    for (const fresh of [false, true]) {
+      const up = await pageThrough(container, "SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team", { maxItemCount: 20 }, { fresh });
+      assert.deepEqual(up.rows, teams);
+      const down = await pageThrough(container, "SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team DESC", { maxItemCount: 20 }, { fresh });
+      assert.deepEqual(down.rows, [...teams].reverse());
+    }
+    const inP2 = [...new Set(ALL.filter((x) => x.pk === "p2").map((x) => x.team))].sort().reverse();
+    const one = await pageThrough(container, "SELECT DISTINCT c.team FROM c ORDER BY c.team DESC", { maxItemCount: 7, partitionKey: "p2" }, { fresh: true });
+    assert.deepEqual(one.rows.map((r) => r.team), inP2);
+  });
+
   test("GROUP BY with COUNT and SUM, paged: every group once with its aggregates", { timeout: TIMEOUT }, async () => {
     const expected = groupExpectation(ALL);
     for (const fresh of [false, true]) {
@@ -299,6 +312,7 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
       ["SELECT * FROM c ORDER BY c.a ASC, c.b DESC", { maxItemCount: 50 }],
       ["SELECT VALUE c.id FROM c", { maxItemCount: 50 }],
       ["SELECT DISTINCT VALUE c.team FROM c", { maxItemCount: 10 }],
+      ["SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team DESC", { maxItemCount: 10 }],
       ["SELECT c.team, COUNT(1) AS cnt FROM c GROUP BY c.team", { maxItemCount: 10 }],
       ["SELECT * FROM c ORDER BY c.n OFFSET 0 LIMIT 2000", { maxItemCount: 50 }],
     ];
