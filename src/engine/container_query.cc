@@ -501,9 +501,14 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     if (emitted >= offset) page.Add(std::move(row));
     ++emitted;
   };
+  // An item with more rows (a JOIN's) than the page has room for: its number and the
+  // rows of it returned, so that the next page starts among them (creation order only).
+  size_t skip_in_item = token.in_item_rows;
+  std::optional<std::pair<uint64_t, size_t>> cut;
+  const bool in_creation_order = creation_order_kept();
   const auto visit = [&](std::string_view key, std::string_view json) {
     if (done(emitted)) return false;
-    // A page holds at least one item's rows, so that it always advances.
+    // A page holds at least one row, so that it always advances.
     if (!room_left() || (visited && run.out_of_time())) {
       more = true;
       return false;
@@ -512,20 +517,34 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     run.rows.clear();
     run.budget = query::RowBudget();  // the rows of earlier items are gone
     if (!evaluate(json)) return false;
-    for (auto& row : run.rows) {
-      if (done(emitted)) break;
-      add_row(json::Write(row.value));
+    const uint64_t number = in_creation_order ? ItemNumberOfJson(json).value_or(0) : 0;
+    size_t i = 0;
+    if (skip_in_item > 0) {
+      // The rows the last page returned, if this is still the item it ended in.
+      if (number == token.in_item) i = std::min(skip_in_item, run.rows.size());
+      skip_in_item = 0;
+    }
+    for (; i < run.rows.size() && !done(emitted); ++i) {
+      if (in_creation_order && !room_left()) {
+        cut.emplace(number, i);
+        more = true;
+        return false;
+      }
+      add_row(json::Write(run.rows[i].value));
     }
     last_key.assign(key);
     return true;
   };
   const auto visit_in_order = [&](const CreationPosition& position, std::string_view key,
                                   std::string_view json) {
-    if (!visit(key, json)) return false;
+    if (!visit(key, json)) {
+      // Ended among the item's rows: the next page starts at the item.
+      if (cut) last_position = CreationPosition{position.min, position.max, position.number - 1};
+      return false;
+    }
     last_position = position;
     return true;
   };
-  const bool in_creation_order = creation_order_kept();
   if (!expect_token(
           {in_creation_order ? DecodedToken::Kind::kCreation : DecodedToken::Kind::kKey})) {
     return TokenOfAnotherQuery();
@@ -549,7 +568,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     // its rows sorted by creation; one with more falls back to the creation-order walk.
     const WholePartitionRead whole = [&](const PhysicalPartition& partition,
                                          const ReadScope& within, bool& go_on) -> Result<bool> {
-      if (!room_left()) return false;
+      // (A page that starts among an item's rows walks to that item.)
+      if (!room_left() || skip_in_item > 0) return false;
       // Rows OFFSET still skips take no room on the page.
       const size_t room = static_cast<size_t>(max_items) - page.documents.size() +
                           static_cast<size_t>(std::max<int64_t>(offset - emitted, 0));
@@ -605,7 +625,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   ORRERY_RETURN_IF_ERROR(eval_status);
   if (more && !done(emitted)) {
     page.continuation = in_creation_order
-                            ? EncodeCreationToken(NextResume(last_position, from), emitted)
+                            ? EncodeCreationToken(NextResume(last_position, from), emitted,
+                                                  cut ? cut->second : 0, cut ? cut->first : 0)
                             : EncodeKeyToken(last_key, emitted);
   }
   return page;

@@ -108,10 +108,12 @@ index::KeyRange Container::IndexRangeAfter(const QueryRun& run, const std::strin
                               : index::AllEntries(prefix);
   if (after != nullptr) {
     std::string at = prefix + *after;
+    // Entry keys are the prefix and a position: '\0' makes the bound pass just it.
     if (descending) {
+      if (run.resume_at_position) at += '\0';
       range.end = std::min(range.end, at);
     } else {
-      at += '\0';
+      if (!run.resume_at_position) at += '\0';
       range.begin = std::max(range.begin, at);
     }
   }
@@ -190,6 +192,7 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
         });
       };
   const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
+  const bool elements = query::ThroughArrayElements(path);
   const auto undefined_in_key_order = [&]() -> Status {
     // Reading every item to find those without the value is needed only when some
     // item of the partition lacks it (path_presence.h).
@@ -229,8 +232,10 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
           }
           if (!*json) return true;
           Result<json::Value> doc = ParseForQuery(run.query, **json);
-          // An item changed since its entry was read is at its new value's place.
-          if (!doc.ok() || EncodedValueAt(*computed_, *doc, path) != entry.value) return true;
+          // An item changed since its entry was read is at its new value's place. (Along
+          // array elements the visitor keeps only the rows of the entry's value.)
+          if (!doc.ok()) return true;
+          if (!elements && EncodedValueAt(*computed_, *doc, path) != entry.value) return true;
           go_on = visit(entry.value, suffix, *doc);
           return go_on;
         }));
@@ -305,12 +310,23 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
   constexpr size_t kMostRowsPerFill = 256;
   const size_t chunk =
       std::min({wanted, std::max<size_t>(16, wanted / sources.size() + 1), kMostRowsPerFill});
+  // Ordered by a JOIN alias over an array: an item is met once per distinct element
+  // value, and gives there the rows whose element has that value.
+  const bool by_elements = !run.plan.composite && query::ThroughArrayElements(run.plan.order->path);
+  const auto at_entry = [&](const query::Row& row, std::string_view value) {
+    if (!by_elements) return true;
+    if (row.sort_keys.empty()) return false;
+    std::string encoded;
+    index::AppendValue(encoded, row.sort_keys[0]);
+    return encoded == value;
+  };
   Status eval_status;
   const auto fill = [&](Source& source) -> Status {
     const std::string* after = source.resume      ? &*source.resume
                                : token != nullptr ? &token->position
                                                   : nullptr;
     const std::string from = after != nullptr ? *after : std::string();
+    run.resume_at_position = !source.resume && token != nullptr && token->in_group > 0;
     bool stopped = false;
     size_t read = 0;
     ORRERY_RETURN_IF_ERROR(
@@ -327,8 +343,10 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
                        run.rows.clear();
                        eval_status = run.query.EvaluateDocument(doc, run.rows, run.budget);
                        if (!eval_status.ok()) return false;
-                       for (query::Row& row : run.rows)
+                       for (query::Row& row : run.rows) {
+                         if (!at_entry(row, value)) continue;
                          source.rows.push_back({position, std::move(row.value)});
+                       }
                        source.resume = std::move(position);
                        stopped = source.rows.size() >= chunk;
                        return !stopped;
@@ -339,6 +357,21 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
   };
 
   std::optional<std::string> last_position;
+  // Rows of last_position returned so far, and those of the token's position a page
+  // that ended among them returned (skipped here).
+  size_t at_last_position = 0;
+  size_t to_skip = 0;
+  if (token != nullptr && token->in_group > 0) {
+    last_position = token->position;
+    at_last_position = to_skip = token->in_group;
+  }
+  const auto token_here = [&] {
+    const bool among_rows = std::any_of(sources.begin(), sources.end(), [&](const Source& s) {
+      return !s.rows.empty() && s.rows.front().position == *last_position;
+    });
+    return among_rows ? EncodeInPositionToken(*last_position, at_last_position, paging.emitted)
+                      : EncodeOrderedToken(*last_position, paging.emitted);
+  };
   while (!paging.done()) {
     const bool room = static_cast<int>(run.page.documents.size()) < max_items && !run.page.full();
     bool buffered = false;
@@ -359,8 +392,9 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
           }
           if (least) last_position = std::move(least);
         }
-        if (last_position) {
-          run.page.continuation = EncodeOrderedToken(*last_position, paging.emitted);
+        // (Not before the rows a previous page returned are passed: the page must advance.)
+        if (last_position && to_skip == 0) {
+          run.page.continuation = token_here();
           return Status::Ok();
         }
       }
@@ -375,12 +409,19 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
       }
     }
     if (next == nullptr) return Status::Ok();  // every partition is read to its end
+    Found& front = next->rows.front();
+    if (to_skip > 0 && front.position == *last_position) {
+      --to_skip;  // returned by the page the token ended
+      next->rows.pop_front();
+      continue;
+    }
     if (!room) {
-      run.page.continuation = EncodeOrderedToken(*last_position, paging.emitted);
+      run.page.continuation = token_here();
       return Status::Ok();
     }
-    Found row = std::move(next->rows.front());
+    Found row = std::move(front);
     next->rows.pop_front();
+    at_last_position = last_position && row.position == *last_position ? at_last_position + 1 : 1;
     if (paging.emitted >= paging.offset) run.page.Add(json::Write(row.value));
     ++paging.emitted;
     last_position = std::move(row.position);

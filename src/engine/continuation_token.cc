@@ -92,7 +92,16 @@ std::vector<std::string_view> SplitColons(std::string_view rest) {
 Result<DecodedToken> DecodeCreation(std::string_view raw) {
   DecodedToken out;
   out.kind = DecodedToken::Kind::kCreation;
-  const std::vector<std::string_view> parts = SplitColons(raw.substr(1));
+  std::vector<std::string_view> parts = SplitColons(raw.substr(1));
+  if (raw[0] == 'D') {
+    // "D<n>:<rows>:<item>:..." is "C<n>:..." with the rows of one item returned.
+    const std::optional<int64_t> rows = parts.size() >= 3 ? Number(parts[1]) : std::nullopt;
+    const std::optional<int64_t> item = parts.size() >= 3 ? Number(parts[2]) : std::nullopt;
+    if (!rows || !item || *rows <= 0) return Malformed();
+    out.in_item_rows = static_cast<size_t>(*rows);
+    out.in_item = static_cast<uint64_t>(*item);
+    parts.erase(parts.begin() + 1, parts.begin() + 3);
+  }
   const std::optional<int64_t> emitted = parts.size() >= 4 ? Number(parts[0]) : std::nullopt;
   if (!emitted || (parts.size() - 1) % 3 != 0 || parts.size() > 1 + 3 * 64) return Malformed();
   out.number = *emitted;
@@ -121,8 +130,8 @@ Result<DecodedToken> DecodePositioned(std::string_view raw, DecodedToken::Kind k
   return out;
 }
 
-// "H<emitted>:<returned>:<hex value>"
-Result<DecodedToken> DecodeInGroup(std::string_view raw) {
+// "H<emitted>:<returned>:<hex value>" and "P<emitted>:<returned>:<hex position>"
+Result<DecodedToken> DecodeInGroup(std::string_view raw, DecodedToken::Kind kind) {
   const std::vector<std::string_view> parts = SplitColons(raw.substr(1));
   if (parts.size() != 3) return Malformed();
   const std::optional<int64_t> emitted = Number(parts[0]);
@@ -132,7 +141,7 @@ Result<DecodedToken> DecodeInGroup(std::string_view raw) {
     return Malformed();
   }
   DecodedToken out;
-  out.kind = DecodedToken::Kind::kGroup;
+  out.kind = kind;
   out.number = *emitted;
   out.in_group = static_cast<size_t>(*returned);
   out.position = std::move(*position);
@@ -164,8 +173,12 @@ std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted) {
 }
 std::string EncodeOffsetToken(size_t offset) { return Seal("O" + std::to_string(offset)); }
 
-std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted) {
-  std::string raw = "C" + std::to_string(emitted);
+std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted,
+                                size_t in_item_rows, uint64_t in_item) {
+  std::string raw = in_item_rows > 0
+                        ? "D" + std::to_string(emitted) + ":" + std::to_string(in_item_rows) + ":" +
+                              std::to_string(in_item)
+                        : "C" + std::to_string(emitted);
   for (const CreationPosition& p : positions) {
     raw += ":" + p.min + ":" + p.max + ":" + std::to_string(p.number);
   }
@@ -184,6 +197,10 @@ std::string EncodeInGroupToken(std::string_view value, size_t returned, int64_t 
   return Seal("H" + std::to_string(emitted) + ":" + std::to_string(returned) + ":" + Hex(value));
 }
 
+std::string EncodeInPositionToken(std::string_view position, size_t returned, int64_t emitted) {
+  return Seal("P" + std::to_string(emitted) + ":" + std::to_string(returned) + ":" + Hex(position));
+}
+
 Result<DecodedToken> DecodeToken(std::string_view token) {
   const std::optional<std::string> sealed = Base64Decode(token);
   if (!sealed) return Malformed();
@@ -198,13 +215,16 @@ Result<DecodedToken> DecodeToken(std::string_view token) {
   if (raw.size() < 2) return Malformed();
   switch (raw[0]) {
     case 'C':
+    case 'D':
       return DecodeCreation(raw);
     case 'S':
       return DecodePositioned(raw, DecodedToken::Kind::kOrdered);
     case 'G':
       return DecodePositioned(raw, DecodedToken::Kind::kGroup);
     case 'H':
-      return DecodeInGroup(raw);
+      return DecodeInGroup(raw, DecodedToken::Kind::kGroup);
+    case 'P':
+      return DecodeInGroup(raw, DecodedToken::Kind::kOrdered);
     case 'K':
     case 'O':
       return DecodeKeyOrOffset(raw);

@@ -11,6 +11,8 @@
 //                        partition the page ended in, then what remains of the ones a
 //                        split divided) the items up to <number> were returned; n rows
 //                        already returned (TOP, OFFSET and LIMIT count them)
+//   "D<n>:<r>:<item>(:<min>:<max>:<number>)+"  the same, and the page ended among the rows
+//                        of the item numbered <item> (a JOIN's), r of them returned
 //   "S<n>:<hex position>"  resume an ORDER BY stream after this position: the encoded
 //                        sort value (index_key.h) followed by the item's key suffix;
 //                        everything up to it, in the query's order, was returned
@@ -18,6 +20,9 @@
 //                        after the group of this encoded value
 //   "H<n>:<r>:<hex value>"  resume that stream at this value, whose first r result rows
 //                        were returned (a value with more rows than a page holds)
+//   "P<n>:<r>:<hex position>"  resume an ORDER BY stream at this position, whose first r
+//                        rows were returned (an item with several elements of one value,
+//                        ordered by a JOIN alias over its array)
 // Every token ends with a tag that ties it to this format ("#" and 16 hex digits of an
 // HMAC of the rest): a token altered by hand, or issued by an Orrery before this format,
 // is refused with a 400 that says so instead of resuming at a wrong place.
@@ -36,12 +41,17 @@ inline constexpr const char* kInvalidContinuation = "Invalid Continuation Token"
 
 std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted);
 std::string EncodeOffsetToken(size_t offset);
-std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted);
+// `in_item_rows` > 0: the page ended after that many rows of item `in_item`.
+std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted,
+                                size_t in_item_rows = 0, uint64_t in_item = 0);
 std::string EncodeOrderedToken(std::string_view position, int64_t emitted);
 std::string EncodeGroupToken(std::string_view value, int64_t emitted);
 // A page that ended inside the results of one group value (a value with more result
 // rows than a page holds): the next page starts at that value and skips `returned` rows.
 std::string EncodeInGroupToken(std::string_view value, size_t returned, int64_t emitted);
+// A page that ended among the rows of one ORDER BY position: the next page starts at
+// that position and skips `returned` rows of it.
+std::string EncodeInPositionToken(std::string_view position, size_t returned, int64_t emitted);
 
 struct DecodedToken {
   enum class Kind { kKey, kOffset, kCreation, kOrdered, kGroup };
@@ -53,8 +63,13 @@ struct DecodedToken {
   std::vector<CreationPosition> positions;
   std::string position;  // kOrdered: encoded sort value + key suffix; kGroup: encoded value
   // kGroup: 0 when the page ended after the value; else it ended inside the value's
-  // result rows, this many of them returned.
+  // result rows, this many of them returned. kOrdered: the same for the rows of the
+  // position.
   size_t in_group = 0;
+  // kCreation: the page ended among the rows of item number `in_item`, this many of them
+  // returned (0: after whole items).
+  size_t in_item_rows = 0;
+  uint64_t in_item = 0;
 };
 
 // Errors: BadRequest starting with kInvalidContinuation, saying whether the token is

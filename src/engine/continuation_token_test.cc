@@ -34,5 +34,35 @@ TEST(ContinuationTokenTest, AlteredInGroupTokensAreRefused) {
   EXPECT_FALSE(DecodeToken(EncodeInGroupToken("\x40t", 0, 17)).ok());
 }
 
+// A page that ended among one item's rows (a JOIN's): in an ORDER BY stream at a
+// position, in creation order at an item, with how many rows of it were returned.
+TEST(ContinuationTokenTest, InPositionAndInItemTokensRoundTrip) {
+  const std::string position(
+      "\x40red\x00"
+      "0A\x00id",
+      9);
+  Result<DecodedToken> ordered = DecodeToken(EncodeInPositionToken(position, 2, 11));
+  ASSERT_TRUE(ordered.ok()) << ordered.status().ToString();
+  EXPECT_EQ(ordered->kind, DecodedToken::Kind::kOrdered);
+  EXPECT_EQ(ordered->number, 11);
+  EXPECT_EQ(ordered->position, position);
+  EXPECT_EQ(ordered->in_group, 2u);
+  EXPECT_EQ(DecodeToken(EncodeOrderedToken(position, 11))->in_group, 0u);
+
+  const std::vector<CreationPosition> positions{{"", "7F", 40}, {"7F", "FF", 0}};
+  Result<DecodedToken> created = DecodeToken(EncodeCreationToken(positions, 9, 3, 41));
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_EQ(created->kind, DecodedToken::Kind::kCreation);
+  EXPECT_EQ(created->number, 9);
+  EXPECT_EQ(created->in_item_rows, 3u);
+  EXPECT_EQ(created->in_item, 41u);
+  ASSERT_EQ(created->positions.size(), 2u);
+  EXPECT_EQ(created->positions[0].max, "7F");
+  EXPECT_EQ(created->positions[0].number, 40u);
+  Result<DecodedToken> whole = DecodeToken(EncodeCreationToken(positions, 9));
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->in_item_rows, 0u);
+}
+
 }  // namespace
 }  // namespace orrery::engine

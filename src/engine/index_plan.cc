@@ -101,7 +101,9 @@ IndexPlan OrderedPlan(const index::IndexingPolicy& policy, const query::AccessSh
   IndexPlan plan;
   plan.kind = IndexPlan::Kind::kOrdered;
   plan.order = &shape.order_by[0];
-  plan.undefined_indexed = IsExplicitlyIncluded(policy, plan.order->path);
+  // Array elements are never undefined: an item without the array has no rows.
+  plan.undefined_indexed = IsExplicitlyIncluded(policy, plan.order->path) ||
+                           query::ThroughArrayElements(plan.order->path);
   plan.order_bound = BoundOn(shape.predicates, plan.order->path);
   return plan;
 }

@@ -358,6 +358,54 @@ TEST_F(QueryPagingTest, DistinctOrderedByItsPathPagesThroughEachValueOnce) {
   }
 }
 
+// ORDER BY the alias of a JOIN over an array: rows stream through the array's index
+// entries, resumed after (or among the equal elements of) the last row. Equal elements
+// of one item split across pages; no page holds more than max-item-count rows.
+TEST_F(QueryPagingTest, OrderByAJoinAliasPagesThroughTheElementsIndex) {
+  ASSERT_TRUE(UseNewContainer("tags"));
+  constexpr int kTagged = 600;
+  std::vector<std::pair<int, std::string>> expected;  // (element, id), computed here
+  for (int i = 0; i < kTagged; ++i) {
+    const std::string id = "t" + std::to_string(i);
+    // Three elements, the first two equal: (i * 7) % 500 twice, and i + 1000.
+    const int a = (i * 7) % 500;
+    const std::string body = R"({"id":")" + id + R"(","pk":"p)" + std::to_string(i % 30) +
+                             R"(","tags":[)" + std::to_string(a) + "," + std::to_string(a) + "," +
+                             std::to_string(i + 1000) + "]}";
+    bodies_.push_back(body);
+    ItemWriteRequest r;
+    r.partition_key = {partition::PartitionKeyComponent::String("p" + std::to_string(i % 30))};
+    r.body = bodies_.back();
+    r.kind = WriteKind::kUpsert;
+    ASSERT_TRUE(container_->WriteItem(r).ok());
+    expected.emplace_back(a, id);
+    expected.emplace_back(a, id);
+    expected.emplace_back(i + 1000, id);
+  }
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const int page_size : {1, 2, 25}) {
+    SCOPED_TRACE(page_size);
+    const Paged paged = All("SELECT VALUE [t, c.id] FROM c JOIN t IN c.tags ORDER BY t", page_size);
+    ASSERT_EQ(paged.rows.size(), expected.size());
+    std::multiset<std::pair<int, std::string>> got_at_value;
+    int previous = -1;
+    for (const std::string& row : paged.rows) {
+      const json::Value value = J(row);
+      const int element = static_cast<int>(value.as_array()[0].as_double());
+      EXPECT_GE(element, previous);
+      previous = element;
+      got_at_value.emplace(element, value.as_array()[1].as_string());
+    }
+    const std::multiset<std::pair<int, std::string>> all(expected.begin(), expected.end());
+    EXPECT_EQ(got_at_value, all);
+    // Each item is met at each of its 2 distinct elements, and a page reads ahead a
+    // chunk in each of the 4 partitions; recomputing every row for each page would load
+    // all kTagged items per page.
+    EXPECT_LE(paged.loaded, static_cast<size_t>(2 * kTagged + 40 * paged.pages));
+  }
+}
+
 // WHERE <equality> ORDER BY <one key>: an equality most items match streams through the
 // ORDER BY path and resumes; a narrow one is still sought. Both answer the same rows.
 TEST_F(QueryPagingTest, AnEqualityMostItemsMatchStreamsInOrderByOrder) {

@@ -26,6 +26,9 @@ struct Container::QueryRun {
   query::RowBudget budget;
   std::chrono::steady_clock::time_point deadline =
       std::chrono::steady_clock::now() + QueryPageTimeBudget();
+  // An index stream resumes at its `after` position, not after it (an in-position
+  // token: the page ended among that position's rows).
+  bool resume_at_position = false;
 
   bool out_of_time() const { return std::chrono::steady_clock::now() > deadline; }
 };

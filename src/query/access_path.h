@@ -20,6 +20,15 @@ namespace orrery::query {
 // Path segments from the item root; "[]" is an array-element step.
 using DocumentPath = std::vector<std::string>;
 
+// Whether the path steps into array elements: several values per item, one index entry
+// for each distinct one.
+inline bool ThroughArrayElements(const DocumentPath& path) {
+  for (const std::string& segment : path) {
+    if (segment == "[]") return true;
+  }
+  return false;
+}
+
 struct PathPredicate {
   // kSpatial: ST_DISTANCE below a bound, ST_WITHIN or ST_INTERSECTS against a constant
   // region (spatial_access.h); `path` ends in spatial::kCellPathSegment.
@@ -48,14 +57,17 @@ struct OrderKey {
 
 struct AccessShape {
   std::vector<PathPredicate> predicates;
-  // The ORDER BY keys when every key is a path of the item (no JOIN alias).
+  // The ORDER BY keys when every key is a path of the item, or the one key is the alias
+  // of a JOIN over an item's array (its path ends in "[]": the rows of an item are then
+  // as many as its elements, each sorted by its element).
   std::vector<OrderKey> order_by;
   // How many ORDER BY keys the query has (order_by is empty when one is not an item
   // path, e.g. a JOIN alias).
   size_t order_by_keys = 0;
   // Rows come one per item in ORDER BY order, so a per-partition stream of items in
   // index order, cut after N rows, holds the first N rows of the result: no JOIN,
-  // aggregate, GROUP BY or DISTINCT.
+  // aggregate, GROUP BY or DISTINCT. Or, ordered by a JOIN alias over an array, the rows
+  // of an item whose element has the value of an index entry, at that entry.
   bool order_by_streams = false;
   // GROUP BY whose keys include an item path, or DISTINCT of an item path (`SELECT
   // DISTINCT VALUE c.a`, `SELECT DISTINCT c.a, LOWER(c.b)`), without ORDER BY: the first

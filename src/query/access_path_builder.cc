@@ -27,17 +27,22 @@ class ShapeBuilder {
     if (query_.where) AddConjuncts(*query_.where, shape.predicates);
     MergeRanges(shape.predicates);
     shape.order_by_keys = query_.order_by.size();
+    bool by_join_element = false;
     for (const ast::SortItem& item : query_.order_by) {
       std::optional<DocumentPath> path = ItemPath(*item.expr);
+      if (!path && query_.order_by.size() == 1) {
+        path = JoinElementPath(*item.expr);
+        by_join_element = path.has_value();
+      }
       if (!path) {
         shape.order_by.clear();
         break;
       }
       shape.order_by.push_back(OrderKey{std::move(*path), item.descending});
     }
-    shape.order_by_streams = !shape.order_by.empty() && query_.from.size() == 1 &&
-                             !bound_.is_aggregate && query_.group_by.empty() &&
-                             !query_.select.distinct;
+    shape.order_by_streams = !shape.order_by.empty() &&
+                             (query_.from.size() == 1 || by_join_element) && !bound_.is_aggregate &&
+                             query_.group_by.empty() && !query_.select.distinct;
     shape.grouped_by = GroupedBy();
     if (!shape.grouped_by) {
       shape.grouped_by = DistinctOrderedBy(shape.order_by);
@@ -88,6 +93,47 @@ class ShapeBuilder {
       }
     }
     return std::nullopt;
+  }
+
+  // `t` of `JOIN t IN c.a.b` (or of `JOIN t IN s.b` where s is such an alias itself): the
+  // path of the array with an element step, a/b/[]. Each value of t is an element, so
+  // its index entries list every item with a row of that value, and no row of t is
+  // undefined (an item without the array has no rows).
+  std::optional<DocumentPath> JoinElementPath(const ast::Expr& expr) const {
+    if (expr.kind != ExprKind::kIdentifier) return std::nullopt;
+    const int slot = As<ast::IdentifierExpr>(expr).slot;
+    for (size_t i = 1; i < query_.from.size(); ++i) {
+      const ast::FromSource& source = query_.from[i];
+      if (source.slot != slot || source.kind != ast::SourceKind::kIterate ||
+          source.collection == nullptr) {
+        continue;
+      }
+      std::optional<DocumentPath> array = PathThroughJoins(*source.collection);
+      if (array) array->emplace_back("[]");
+      return array;
+    }
+    return std::nullopt;
+  }
+
+  // An item path that may start at a JOIN alias: t.c of `JOIN t IN c.a` is a/[]/c.
+  std::optional<DocumentPath> PathThroughJoins(const ast::Expr& expr) const {
+    DocumentPath reversed;
+    const ast::Expr* e = &expr;
+    while (e->kind == ExprKind::kProperty) {
+      const auto& property = As<ast::PropertyExpr>(*e);
+      reversed.push_back(property.name);
+      e = property.object.get();
+    }
+    std::optional<DocumentPath> base;
+    if (e->kind == ExprKind::kIdentifier && As<ast::IdentifierExpr>(*e).slot == item_slot_) {
+      if (reversed.empty()) return std::nullopt;
+      base.emplace();
+    } else {
+      base = JoinElementPath(*e);
+    }
+    if (!base) return std::nullopt;
+    base->insert(base->end(), reversed.rbegin(), reversed.rend());
+    return base;
   }
 
   // c.a.b, c["a"], c.a[0] is not (array positions are not index paths).

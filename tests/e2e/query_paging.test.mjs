@@ -472,6 +472,33 @@ describe("query paging", { timeout: TIMEOUT * 4 }, () => {
     }
   });
 
+  // ORDER BY the alias of a JOIN over an array streams through the array's index: the
+  // rows in element order, each once (equal elements of one item too), pages within
+  // maxItemCount, and a page costs the same in a container four times as large.
+  test("ORDER BY a JOIN alias pages in element order at a cost that does not grow with the container", { timeout: TIMEOUT }, async () => {
+    const medianPage = {};
+    for (const size of [300, 1200]) {
+      const { container: jc } = await env.database.containers.create({ id: `join-order-${size}`, partitionKey: { paths: ["/pk"], version: 2 } });
+      const docs = Array.from({ length: size }, (_, i) => ({ id: `j${i}`, pk: `p${i % 16}`, tags: [(i * 7) % 100, (i * 7) % 100, 1000 + i] }));
+      await bulkCreate(jc, docs);
+      const rowsOf = (d) => d.tags.map((t) => [t, d.id]);
+      for (const dir of ["asc", "desc"]) {
+        const sign = dir === "asc" ? 1 : -1;
+        const expected = docs.flatMap(rowsOf).sort((x, y) => sign * (x[0] - y[0]) || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
+        const paged = await pageThrough(jc, `SELECT VALUE [t, c.id] FROM c JOIN t IN c.tags ORDER BY t ${dir.toUpperCase()}`, { maxItemCount: 20 });
+        assert.deepEqual(paged.rows.map((r) => r[0]), expected.map((r) => r[0]), `${size} items, ${dir}: elements in order`);
+        const byKey = (rows) => rows.map((r) => `${r[0]}|${r[1]}`).sort();
+        assert.deepEqual(byKey(paged.rows), byKey(expected), `${size} items, ${dir}: every row once`);
+        const charges = paged.pages.slice(1, -1).map((p) => p.charge).sort((a, b) => a - b);
+        medianPage[`${size} ${dir}`] = charges[Math.floor(charges.length / 2)];
+      }
+    }
+    for (const dir of ["asc", "desc"]) {
+      const [small, large] = [medianPage[`300 ${dir}`], medianPage[`1200 ${dir}`]];
+      assert.ok(large <= 1.5 * small, `${dir}: a page costs ${small} RU over 300 items, ${large} RU over 1,200`);
+    }
+  });
+
   // GROUP BY several keys and DISTINCT of several values page by an item path among
   // them; a page may end among one team's rows, and the next goes on from there.
   test("GROUP BY several keys and DISTINCT of several values, paged", { timeout: TIMEOUT }, async () => {

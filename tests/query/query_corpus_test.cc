@@ -471,6 +471,12 @@ class CaseRunner {
         out.status = page.status();
         return out;
       }
+      // The service never returns more than x-ms-max-item-count rows in a page.
+      if (page->documents.size() > static_cast<size_t>(page_size)) {
+        out.status = Status::Internal("a page of " + std::to_string(page->documents.size()) +
+                                      " rows exceeds max-items " + std::to_string(page_size));
+        return out;
+      }
       for (const auto& d : page->documents) {
         out.rows.push_back(J(d));
       }
