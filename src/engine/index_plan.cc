@@ -102,8 +102,9 @@ IndexPlan OrderedPlan(const index::IndexingPolicy& policy, const query::AccessSh
   plan.kind = IndexPlan::Kind::kOrdered;
   plan.order = &shape.order_by[0];
   // Array elements are never undefined: an item without the array has no rows.
-  plan.undefined_indexed = IsExplicitlyIncluded(policy, plan.order->path) ||
-                           query::ThroughArrayElements(plan.order->path);
+  plan.undefined_indexed =
+      IsExplicitlyIncluded(policy, plan.order->path) ||
+      (query::ThroughArrayElements(plan.order->path) && plan.order->path.back() == "[]");
   plan.order_bound = BoundOn(shape.predicates, plan.order->path);
   return plan;
 }

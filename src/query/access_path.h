@@ -58,8 +58,8 @@ struct OrderKey {
 struct AccessShape {
   std::vector<PathPredicate> predicates;
   // The ORDER BY keys when every key is a path of the item, or the one key is the alias
-  // of a JOIN over an item's array (its path ends in "[]": the rows of an item are then
-  // as many as its elements, each sorted by its element).
+  // of a JOIN over an item's array or a path below it (a/[] or a/[]/x: the rows of an
+  // item are then as many as its elements, each sorted by its element's value).
   std::vector<OrderKey> order_by;
   // How many ORDER BY keys the query has (order_by is empty when one is not an item
   // path, e.g. a JOIN alias).

@@ -31,7 +31,8 @@ class ShapeBuilder {
     for (const ast::SortItem& item : query_.order_by) {
       std::optional<DocumentPath> path = ItemPath(*item.expr);
       if (!path && query_.order_by.size() == 1) {
-        path = JoinElementPath(*item.expr);
+        path = PathThroughJoins(*item.expr);
+        if (path && !ThroughArrayElements(*path)) path.reset();
         by_join_element = path.has_value();
       }
       if (!path) {
@@ -98,7 +99,7 @@ class ShapeBuilder {
   // `t` of `JOIN t IN c.a.b` (or of `JOIN t IN s.b` where s is such an alias itself): the
   // path of the array with an element step, a/b/[]. Each value of t is an element, so
   // its index entries list every item with a row of that value, and no row of t is
-  // undefined (an item without the array has no rows).
+  // undefined (an item without the array has no rows); t.x (a/b/[]/x) may be.
   std::optional<DocumentPath> JoinElementPath(const ast::Expr& expr) const {
     if (expr.kind != ExprKind::kIdentifier) return std::nullopt;
     const int slot = As<ast::IdentifierExpr>(expr).slot;
