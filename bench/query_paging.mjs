@@ -13,6 +13,8 @@
 //   order_1   SELECT * FROM c ORDER BY c.n, partitionKey "p7"     (one logical partition)
 //   distinct  SELECT DISTINCT VALUE c.team FROM c
 //   group     SELECT c.team, COUNT(1) AS cnt FROM c GROUP BY c.team
+//   distinct_desc  SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team DESC
+//   join_order     SELECT VALUE t FROM c JOIN t IN c.tags ORDER BY t  (tags: one number)
 // The target: the median page at 100,000 items within 1.5x of the one at 10,000.
 //
 //   node bench/query_paging.mjs [N ...] [--bin path/to/orrery]
@@ -72,7 +74,7 @@ async function run(bin, n) {
     const { database } = await client.databases.create({ id: "d" });
     const { container } = await database.containers.create({ id: "c", partitionKey: { paths: ["/pk"], version: 2 } });
     const teams = Math.max(1, Math.floor(n / 20));
-    const item = (k) => ({ id: `i${k}`, pk: `p${k % 10}`, n: (k * 7919) % n, team: `t${k % teams}`, pad: "x".repeat(200) });
+    const item = (k) => ({ id: `i${k}`, pk: `p${k % 10}`, n: (k * 7919) % n, team: `t${k % teams}`, tags: [k % 997], pad: "x".repeat(200) });
     const t0 = performance.now();
     // Bulk: at most 100 operations per call, 10 calls at a time.
     for (let i = 0; i < n; i += 1000) {
@@ -90,6 +92,8 @@ async function run(bin, n) {
       ["order_1", "SELECT * FROM c ORDER BY c.n", { partitionKey: "p7" }, n / 10],
       ["distinct", "SELECT DISTINCT VALUE c.team FROM c", {}, teams],
       ["group", "SELECT c.team, COUNT(1) AS cnt FROM c GROUP BY c.team", {}, teams],
+      ["distinct_desc", "SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team DESC", {}, teams],
+      ["join_order", "SELECT VALUE t FROM c JOIN t IN c.tags ORDER BY t", {}, n],
     ];
     for (const [name, query, options, expectedRows] of shapes) {
       const paged = await readAll(container, query, { maxItemCount: 100, ...options });
