@@ -35,8 +35,11 @@ Listener::Listener(asio::io_context& io_context, ssl::context* tls_context,
 Result<std::shared_ptr<Listener>> Listener::Open(asio::io_context& io_context,
                                                  const tcp::endpoint& endpoint,
                                                  ssl::context* tls_context,
-                                                 const SessionConfig& config) {
+                                                 const SessionConfig& config,
+                                                 std::vector<asio::io_context*> session_contexts) {
   auto listener = std::make_shared<Listener>(io_context, tls_context, config);
+  if (session_contexts.empty()) session_contexts.push_back(&io_context);
+  listener->session_contexts_ = std::move(session_contexts);
   tcp::acceptor& acceptor = listener->acceptor_;
   error_code ec;
   acceptor.open(endpoint.protocol(), ec);
@@ -65,9 +68,10 @@ Result<std::shared_ptr<Listener>> Listener::Open(asio::io_context& io_context,
 void Listener::Start() { Accept(); }
 
 void Listener::Accept() {
-  // Each connection gets its own strand: its handlers are serialized while different
-  // connections run in parallel on the I/O threads.
-  acceptor_.async_accept(asio::make_strand(io_context_),
+  // Each connection gets its own strand on one of the session io_contexts, in turn: its
+  // handlers are serialized while different connections run in parallel.
+  asio::io_context& target = *session_contexts_[next_context_++ % session_contexts_.size()];
+  acceptor_.async_accept(asio::make_strand(target),
                          beast::bind_front_handler(&Listener::OnAccept, shared_from_this()));
 }
 

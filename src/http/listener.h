@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "http/beast.h"
@@ -19,10 +20,11 @@ class Listener : public std::enable_shared_from_this<Listener> {
   // set every connection speaks TLS. `config` and `tls_context` outlive the listener
   // and its sessions. Errors: IoError "cannot listen on <address>: <reason>", e.g.
   // "cannot listen on 127.0.0.1:8081: Address already in use".
-  static Result<std::shared_ptr<Listener>> Open(asio::io_context& io_context,
-                                                const tcp::endpoint& endpoint,
-                                                ssl::context* tls_context,
-                                                const SessionConfig& config);
+  // The listener accepts on `io_context`; its sessions run on `session_contexts` in
+  // turn (empty: on `io_context` too).
+  static Result<std::shared_ptr<Listener>> Open(
+      asio::io_context& io_context, const tcp::endpoint& endpoint, ssl::context* tls_context,
+      const SessionConfig& config, std::vector<asio::io_context*> session_contexts = {});
 
   // The bound port: the one the system chose when the endpoint's port was 0.
   uint16_t port() const { return port_; }
@@ -38,6 +40,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   void OnAccept(error_code ec, tcp::socket socket);
 
   asio::io_context& io_context_;
+  std::vector<asio::io_context*> session_contexts_;
+  size_t next_context_ = 0;  // on the acceptor's strand
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_;
   ssl::context* const tls_context_;
