@@ -21,7 +21,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   // and its sessions. Errors: IoError "cannot listen on <address>: <reason>", e.g.
   // "cannot listen on 127.0.0.1:8081: Address already in use".
   // The listener accepts on `io_context`; its sessions run on `session_contexts` in
-  // turn (empty: on `io_context` too).
+  // turn, each of which one thread runs, so a session needs no strand of its own
+  // (empty: on `io_context` too, each on a strand).
   static Result<std::shared_ptr<Listener>> Open(
       asio::io_context& io_context, const tcp::endpoint& endpoint, ssl::context* tls_context,
       const SessionConfig& config, std::vector<asio::io_context*> session_contexts = {});
@@ -41,7 +42,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   asio::io_context& io_context_;
   std::vector<asio::io_context*> session_contexts_;
-  size_t next_context_ = 0;  // on the acceptor's strand
+  bool shared_context_ = true;  // the sessions run on the listener's own io_context
+  size_t next_context_ = 0;     // on the acceptor's strand
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_;
   ssl::context* const tls_context_;

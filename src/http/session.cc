@@ -83,7 +83,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   explicit Session(const SessionConfig& config, StreamArgs&&... stream_args)
       : stream_(std::forward<StreamArgs>(stream_args)...), config_(config) {}
 
-  // The socket's executor is this session's strand; dispatching there first makes
+  // The socket's executor serializes this session (listener.h); dispatching there first makes
   // every handler, including the first, run on it.
   void Start() {
     asio::dispatch(stream_.get_executor(),
