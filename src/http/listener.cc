@@ -26,8 +26,7 @@ std::string FormatEndpoint(const tcp::endpoint& endpoint) {
 
 Listener::Listener(asio::io_context& io_context, ssl::context* tls_context,
                    const SessionConfig& config)
-    : io_context_(io_context),
-      acceptor_(asio::make_strand(io_context)),
+    : acceptor_(asio::make_strand(io_context)),
       retry_timer_(acceptor_.get_executor()),
       tls_context_(tls_context),
       config_(config) {}

@@ -40,7 +40,6 @@ class Listener : public std::enable_shared_from_this<Listener> {
   void Accept();
   void OnAccept(error_code ec, tcp::socket socket);
 
-  asio::io_context& io_context_;
   std::vector<asio::io_context*> session_contexts_;
   bool shared_context_ = true;  // the sessions run on the listener's own io_context
   size_t next_context_ = 0;     // on the acceptor's strand
