@@ -56,6 +56,17 @@ class CompositeIndexTest : public ::testing::Test {
   }
   std::shared_ptr<Container> C() { return *account_->GetContainer("db", "c"); }
 
+  // The ids a `SELECT VALUE c.id` query answers in one page, and the items it loaded.
+  std::pair<std::vector<std::string>, size_t> IdsAndLoaded(const std::string& text) {
+    auto query = query::Compile(text, {});
+    EXPECT_TRUE(query.ok());
+    auto page = C()->Query(**query, C()->FullScope(), 1000, "");
+    EXPECT_TRUE(page.ok()) << page.status().ToString();
+    std::vector<std::string> ids;
+    for (const std::string& doc : page->documents) ids.push_back(J(doc).as_string());
+    return {ids, page->loaded_count};
+  }
+
   static std::string Body(const std::string& id, const Model& m, std::string extra = "") {
     return R"({"id":")" + id + R"(","pk":")" + m.pk + R"(","a":)" + std::to_string(m.a) +
            R"(,"b":)" + json::Write(json::Value::Double(m.b)) + extra + "}";
@@ -374,15 +385,6 @@ TEST_F(CompositeIndexTest, EqualityAndRangeLoadOnlyTheMatches) {
                       Model{"p" + std::to_string(i % 7), i % 3, i * 1.0})
                     .ok());
   }
-  const auto run = [&](const char* text) {
-    auto query = query::Compile(text, {});
-    EXPECT_TRUE(query.ok());
-    auto page = C()->Query(**query, C()->FullScope(), 1000, "");
-    EXPECT_TRUE(page.ok()) << page.status().ToString();
-    std::set<std::string> ids;
-    for (const std::string& doc : page->documents) ids.insert(J(doc).as_string());
-    return std::make_pair(ids, page->loaded_count);
-  };
   // b descending in the composite: the range is served all the same.
   for (const auto& [text, lo, hi] : std::vector<std::tuple<const char*, double, double>>{
            {"SELECT VALUE c.id FROM c WHERE c.a = 1 AND c.b > 40", 40.5, 1e9},
@@ -392,8 +394,8 @@ TEST_F(CompositeIndexTest, EqualityAndRangeLoadOnlyTheMatches) {
     for (const auto& [id, m] : model_) {
       if (m.a == 1 && m.b >= lo && m.b <= hi) want.insert(id);
     }
-    auto [ids, loaded] = run(text);
-    EXPECT_EQ(ids, want) << text;
+    auto [ids, loaded] = IdsAndLoaded(text);
+    EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()), want) << text;
     EXPECT_EQ(loaded, want.size()) << text;
   }
 }
@@ -411,15 +413,6 @@ TEST_F(CompositeIndexTest, InListsLoadOnlyTheMatches) {
                       Model{"p" + std::to_string(i % 4), i % 5, i * 1.0})
                     .ok());
   }
-  const auto run = [&](const std::string& text) {
-    auto query = query::Compile(text, {});
-    EXPECT_TRUE(query.ok());
-    auto page = C()->Query(**query, C()->FullScope(), 1000, "");
-    EXPECT_TRUE(page.ok()) << page.status().ToString();
-    std::vector<std::string> ids;
-    for (const std::string& doc : page->documents) ids.push_back(J(doc).as_string());
-    return std::make_pair(ids, page->loaded_count);
-  };
   struct Case {
     std::string where;
     std::function<bool(const Model&)> match;
@@ -438,14 +431,14 @@ TEST_F(CompositeIndexTest, InListsLoadOnlyTheMatches) {
     for (const auto& [id, m] : model_) {
       if (c.match(m)) want.insert(id);
     }
-    auto [ids, loaded] = run("SELECT VALUE c.id FROM c WHERE " + c.where);
+    auto [ids, loaded] = IdsAndLoaded("SELECT VALUE c.id FROM c WHERE " + c.where);
     EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()), want) << c.where;
     EXPECT_EQ(ids.size(), want.size()) << c.where;
     EXPECT_EQ(loaded, want.size()) << c.where;
   }
   // With ORDER BY on the composite: in order, through it.
   auto [ordered, loaded] =
-      run("SELECT VALUE c.id FROM c WHERE c.a IN (1, 3) ORDER BY c.a, c.b DESC");
+      IdsAndLoaded("SELECT VALUE c.id FROM c WHERE c.a IN (1, 3) ORDER BY c.a, c.b DESC");
   std::vector<std::pair<std::pair<int, double>, std::string>> want;
   for (const auto& [id, m] : model_) {
     if (m.a == 1 || m.a == 3) want.push_back({{m.a, -m.b}, id});

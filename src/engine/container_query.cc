@@ -517,16 +517,17 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     run.rows.clear();
     run.budget = query::RowBudget();  // the rows of earlier items are gone
     if (!evaluate(json)) return false;
-    const uint64_t number = in_creation_order ? ItemNumberOfJson(json).value_or(0) : 0;
+    // Read from the item's _rid only where a page starts or ends among its rows.
+    const auto number = [&] { return ItemNumberOfJson(json).value_or(0); };
     size_t i = 0;
     if (skip_in_item > 0) {
       // The rows the last page returned, if this is still the item it ended in.
-      if (number == token.in_item) i = std::min(skip_in_item, run.rows.size());
+      if (number() == token.in_item) i = std::min(skip_in_item, run.rows.size());
       skip_in_item = 0;
     }
     for (; i < run.rows.size() && !done(emitted); ++i) {
       if (in_creation_order && !room_left()) {
-        cut.emplace(number, i);
+        cut.emplace(number(), i);
         more = true;
         return false;
       }

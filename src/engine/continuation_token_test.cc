@@ -7,21 +7,23 @@
 namespace orrery::engine {
 namespace {
 
-TEST(ContinuationTokenTest, GroupTokensRoundTrip) {
-  Result<DecodedToken> after = DecodeToken(EncodeGroupToken("\x40team\x00\x01", 42));
-  ASSERT_TRUE(after.ok()) << after.status().ToString();
-  EXPECT_EQ(after->kind, DecodedToken::Kind::kGroup);
-  EXPECT_EQ(after->number, 42);
-  EXPECT_EQ(after->position, "\x40team");  // the literal stops at its first NUL
-  EXPECT_EQ(after->in_group, 0u);
+// Decodes `token` and checks what it says.
+void ExpectDecodes(const std::string& token, DecodedToken::Kind kind, int64_t number,
+                   const std::string& position, size_t in_group) {
+  Result<DecodedToken> decoded = DecodeToken(token);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->kind, kind);
+  EXPECT_EQ(decoded->number, number);
+  EXPECT_EQ(decoded->position, position);
+  EXPECT_EQ(decoded->in_group, in_group);
+}
 
+TEST(ContinuationTokenTest, GroupTokensRoundTrip) {
+  // The literal stops at its first NUL.
+  ExpectDecodes(EncodeGroupToken("\x40team\x00\x01", 42), DecodedToken::Kind::kGroup, 42,
+                "\x40team", 0);
   const std::string value("\x40t\x00\x01", 4);
-  Result<DecodedToken> inside = DecodeToken(EncodeInGroupToken(value, 3, 17));
-  ASSERT_TRUE(inside.ok()) << inside.status().ToString();
-  EXPECT_EQ(inside->kind, DecodedToken::Kind::kGroup);
-  EXPECT_EQ(inside->number, 17);
-  EXPECT_EQ(inside->position, value);
-  EXPECT_EQ(inside->in_group, 3u);
+  ExpectDecodes(EncodeInGroupToken(value, 3, 17), DecodedToken::Kind::kGroup, 17, value, 3);
 }
 
 TEST(ContinuationTokenTest, AlteredInGroupTokensAreRefused) {
@@ -41,13 +43,9 @@ TEST(ContinuationTokenTest, InPositionAndInItemTokensRoundTrip) {
       "\x40red\x00"
       "0A\x00id",
       9);
-  Result<DecodedToken> ordered = DecodeToken(EncodeInPositionToken(position, 2, 11));
-  ASSERT_TRUE(ordered.ok()) << ordered.status().ToString();
-  EXPECT_EQ(ordered->kind, DecodedToken::Kind::kOrdered);
-  EXPECT_EQ(ordered->number, 11);
-  EXPECT_EQ(ordered->position, position);
-  EXPECT_EQ(ordered->in_group, 2u);
-  EXPECT_EQ(DecodeToken(EncodeOrderedToken(position, 11))->in_group, 0u);
+  ExpectDecodes(EncodeInPositionToken(position, 2, 11), DecodedToken::Kind::kOrdered, 11, position,
+                2);
+  ExpectDecodes(EncodeOrderedToken(position, 11), DecodedToken::Kind::kOrdered, 11, position, 0);
 
   const std::vector<CreationPosition> positions{{"", "7F", 40}, {"7F", "FF", 0}};
   Result<DecodedToken> created = DecodeToken(EncodeCreationToken(positions, 9, 3, 41));

@@ -118,27 +118,15 @@ class ShapeBuilder {
 
   // An item path that may start at a JOIN alias: t.c of `JOIN t IN c.a` is a/[]/c.
   std::optional<DocumentPath> PathThroughJoins(const ast::Expr& expr) const {
-    DocumentPath reversed;
-    const ast::Expr* e = &expr;
-    while (e->kind == ExprKind::kProperty) {
-      const auto& property = As<ast::PropertyExpr>(*e);
-      reversed.push_back(property.name);
-      e = property.object.get();
-    }
-    std::optional<DocumentPath> base;
-    if (e->kind == ExprKind::kIdentifier && As<ast::IdentifierExpr>(*e).slot == item_slot_) {
-      if (reversed.empty()) return std::nullopt;
-      base.emplace();
-    } else {
-      base = JoinElementPath(*e);
-    }
-    if (!base) return std::nullopt;
-    base->insert(base->end(), reversed.rbegin(), reversed.rend());
-    return base;
+    return PathOf(expr, /*through_joins=*/true);
   }
 
   // c.a.b, c["a"], c.a[0] is not (array positions are not index paths).
   std::optional<DocumentPath> ItemPath(const ast::Expr& expr) const {
+    return PathOf(expr, /*through_joins=*/false);
+  }
+
+  std::optional<DocumentPath> PathOf(const ast::Expr& expr, bool through_joins) const {
     DocumentPath reversed;
     const ast::Expr* e = &expr;
     while (true) {
@@ -153,10 +141,16 @@ class ShapeBuilder {
         reversed.push_back(key->as_string());
         e = index.object.get();
       } else if (e->kind == ExprKind::kIdentifier) {
-        if (As<ast::IdentifierExpr>(*e).slot != item_slot_ || reversed.empty()) {
-          return std::nullopt;
+        std::optional<DocumentPath> base;
+        if (As<ast::IdentifierExpr>(*e).slot == item_slot_) {
+          if (reversed.empty()) return std::nullopt;  // the item itself is no path
+          base.emplace();
+        } else if (through_joins) {
+          base = JoinElementPath(*e);
         }
-        return DocumentPath(reversed.rbegin(), reversed.rend());
+        if (!base) return std::nullopt;
+        base->insert(base->end(), reversed.rbegin(), reversed.rend());
+        return base;
       } else {
         return std::nullopt;
       }
