@@ -104,19 +104,21 @@ std::string PercentEncode(std::string_view text) {
 std::optional<std::string> PercentDecode(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    int hi = i + 1 < text.size() ? HexValue(text[i + 1]) : -1;
-    int lo = i + 2 < text.size() ? HexValue(text[i + 2]) : -1;
+  // Runs between escapes are appended whole: an auth header on every request is
+  // decoded here, and it holds few escapes.
+  size_t i = 0;
+  for (size_t escape = text.find('%'); escape != std::string_view::npos;
+       escape = text.find('%', i)) {
+    out.append(text.data() + i, escape - i);
+    const int hi = escape + 1 < text.size() ? HexValue(text[escape + 1]) : -1;
+    const int lo = escape + 2 < text.size() ? HexValue(text[escape + 2]) : -1;
     if (hi < 0 || lo < 0) {
       return std::nullopt;
     }
     out += static_cast<char>(hi * 16 + lo);
-    i += 2;
+    i = escape + 3;
   }
+  out.append(text.data() + i, text.size() - i);
   return out;
 }
 

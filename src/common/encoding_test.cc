@@ -27,6 +27,17 @@ TEST(EncodingTest, PercentDecodeKeepsPlus) {
   EXPECT_FALSE(PercentDecode("%zz").has_value());
 }
 
+TEST(EncodingTest, PercentDecodeEscapesAnywhere) {
+  EXPECT_EQ(*PercentDecode(""), "");
+  EXPECT_EQ(*PercentDecode("plain"), "plain");
+  EXPECT_EQ(*PercentDecode("%41%42"), "AB");
+  EXPECT_EQ(*PercentDecode("type%3dmaster%26ver%3D1.0"), "type=master&ver=1.0");
+  EXPECT_EQ(*PercentDecode("ab%41"), "abA");
+  EXPECT_FALSE(PercentDecode("%").has_value());
+  EXPECT_FALSE(PercentDecode("ab%4").has_value());
+  EXPECT_FALSE(PercentDecode("ok%41then%g1").has_value());
+}
+
 TEST(CryptoTest, HmacSha256MatchesRfc4231Case2) {
   std::string mac = HmacSha256("Jefe", "what do ya want for nothing?");
   EXPECT_EQ(Base64Encode(mac), "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
