@@ -398,6 +398,7 @@ Status Container::ScanScope(
 
 Result<FeedPage> Container::ReadFeed(const ReadScope& scope, int max_items,
                                      std::string_view continuation) const {
+  const storage::Store::ReadView view(store_);  // every write in the page whole
   DecodedToken token;
   if (!continuation.empty()) {
     ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));

@@ -70,6 +70,9 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
                                                             std::optional<int64_t> since_ts,
                                                             int max_items) const {
   const uint64_t stable = StableLsn();
+  // After StableLsn: every write up to it is applied whole, and the view's snapshot
+  // holds it (a write's keys are visible one by one only while it is applied).
+  const storage::Store::ReadView view(store_);
   ChangeFeedPage page;
   // Everything up to `complete` has been read from every partition.
   uint64_t complete = stable;

@@ -373,6 +373,8 @@ Status Container::VisitInCreationOrder(QueryRun& run, const std::vector<std::str
 Result<FeedPage> Container::Query(const query::CompiledQuery& query,
                                   const ReadScope& requested_scope, int max_items,
                                   std::string_view continuation) const {
+  // The page reads one point in time, with every write in it whole.
+  const storage::Store::ReadView view(store_);
   if (query.ranks_by_score() && query.top()) {
     max_items =
         static_cast<int>(std::max<int64_t>(max_items, std::min<int64_t>(*query.top(), 100000)));

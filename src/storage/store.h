@@ -93,6 +93,25 @@ class Store {
   Status ScanReverse(std::string_view begin, std::string_view end,
                      const std::function<bool(std::string_view, std::string_view)>& visit) const;
 
+  // Reads that must see every write whole (a query page, a feed page). Writes are
+  // applied to the memtable by their own threads in parallel (RocksDB's unordered
+  // writes), so a write becomes visible key by key while it is applied. While a
+  // ReadView is alive, its thread's Get, MultiGet, Scan and ScanReverse of this store
+  // read the point in time the view was opened at, and the view waits (when opened)
+  // until every write that could be part of that point in time has been applied whole.
+  // Reads outside a view see single keys whole, which is all a point read needs.
+  // A thread holding a view does not write to the store (its reads would be stale).
+  class ReadView {
+   public:
+    explicit ReadView(const Store& store);
+    ~ReadView();
+    ReadView(const ReadView&) = delete;
+    ReadView& operator=(const ReadView&) = delete;
+
+   private:
+    const Store* store_ = nullptr;  // null: nested in a view of the same store
+  };
+
   // About how many bytes the keys in [begin, end) take, in files and memtables
   // (compressed as stored; cheap: no data is read).
   uint64_t ApproximateBytes(std::string_view begin, std::string_view end) const;
@@ -100,6 +119,7 @@ class Store {
  private:
   struct Rep;
   explicit Store(std::unique_ptr<Rep> rep);
+  Status Apply(WriteBatch& batch, bool synced);
   std::unique_ptr<Rep> rep_;
 };
 
