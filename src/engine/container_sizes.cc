@@ -25,6 +25,9 @@ std::string FormatBytes(uint64_t bytes) {
 Status Container::AddSizeChange(std::string_view epk, const partition::PartitionKeyValue* new_key,
                                 int64_t count_delta, int64_t bytes_delta,
                                 storage::WriteBatch& batch, PendingRecords* pending) const {
+  // A replace by a version of the same size changes nothing: no merge operand for the
+  // memtable, the WAL and every later read of the counter to go through.
+  if (count_delta == 0 && bytes_delta == 0 && new_key == nullptr) return Status::Ok();
   const std::string key = storage::keys::LogicalPartition(settings_.number, epk);
   storage::Counter delta{count_delta, bytes_delta,
                          new_key ? partition::ToHeaderJson(*new_key) : std::string()};
