@@ -268,6 +268,7 @@ Status Store::Apply(WriteBatch& batch, bool synced) {
 
 Store::ReadView::ReadView(const Store& store) {
   if (view_store == &store) return;  // nested: the outer view serves
+  assert(view_store == nullptr && "a thread holds views of one store at a time");
   // The snapshot first: a write that begins after it gets a later sequence number and
   // stays invisible; the ones in flight now may be inside it, so wait for them.
   view_snapshot = store.rep_->db->GetSnapshot();
