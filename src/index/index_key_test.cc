@@ -31,6 +31,37 @@ TEST(PathPrefixLengthTest, FindsThePathPrefixOfRangeEntries) {
   }
 }
 
+TEST(AppendValueTest, StringsEscapeEachNulAndEndWithTheTerminator) {
+  const auto encoded = [](std::string_view text) {
+    std::string key;
+    AppendValue(key, json::Value::String(std::string(text)));
+    return key;
+  };
+  EXPECT_EQ(encoded("ab"), std::string("\x40"
+                                       "ab"
+                                       "\x00\x01",
+                                       5));
+  EXPECT_EQ(encoded(std::string_view("a\0b", 3)), std::string("\x40"
+                                                              "a\x00\xFF"
+                                                              "b\x00\x01",
+                                                              7));
+  EXPECT_EQ(encoded(std::string_view("\0\0", 2)), std::string("\x40\x00\xFF\x00\xFF\x00\x01", 7));
+  EXPECT_EQ(encoded(""), std::string("\x40\x00\x01", 3));
+  // Byte order of the encodings is the ordinal order of the strings, NULs included.
+  const std::vector<std::string> ordered = {"",
+                                            std::string("\0", 1),
+                                            std::string("\0a", 2),
+                                            "a",
+                                            std::string("a\0", 2),
+                                            std::string("a\0\0", 3),
+                                            std::string("a\x01", 2),
+                                            "ab",
+                                            "b"};
+  for (size_t i = 1; i < ordered.size(); ++i) {
+    EXPECT_LT(encoded(ordered[i - 1]), encoded(ordered[i])) << i;
+  }
+}
+
 TEST(PathPrefixLengthTest, ArrayStepsOnlyWhenAsked) {
   const std::vector<std::string> path = {"tags", "[]"};
   const std::string key = Entry(path, json::Value::String("red"));
