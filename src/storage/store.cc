@@ -10,6 +10,7 @@
 #include <rocksdb/write_batch.h>
 
 #include <cassert>
+#include <chrono>
 #include <filesystem>
 
 #include "common/log.h"
@@ -38,6 +39,13 @@ thread_local const rocksdb::Snapshot* view_snapshot = nullptr;
 // catches up) has not been given its sequence number yet, so it falls after the view's
 // snapshot and is invisible to it anyway.
 constexpr std::chrono::milliseconds kViewWaitLimit{200};
+
+// Reads at the thread's view of `store`, if one is open.
+rocksdb::ReadOptions ReadOptionsFor(const Store* store) {
+  rocksdb::ReadOptions options;
+  if (view_store == store) options.snapshot = view_snapshot;
+  return options;
+}
 
 }  // namespace
 
@@ -97,17 +105,6 @@ struct Store::Rep {
   bool read_only = false;
   WritesInFlight writes;
 };
-
-namespace {
-
-// Reads at the thread's view of `store`, if one is open.
-rocksdb::ReadOptions ReadOptionsFor(const Store* store) {
-  rocksdb::ReadOptions options;
-  if (view_store == store) options.snapshot = view_snapshot;
-  return options;
-}
-
-}  // namespace
 
 Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 
