@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/container.h"
+#include "engine/full_text_index.h"
 #include "engine/item_record.h"
 #include "engine/throughput/cost_model.h"
 #include "index/index_key.h"
@@ -33,6 +34,9 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
     std::vector<std::string> spatial = index::SpatialEntryKeys(policy, item, where);
     more.insert(more.end(), std::make_move_iterator(spatial.begin()),
                 std::make_move_iterator(spatial.end()));
+    if (!policy.full_text_paths().empty()) {
+      AppendFullTextEntryKeys(policy, *full_text_, item, where, more);
+    }
     if (!vectors_->indexes().empty()) {
       std::vector<std::string> vectors = index::VectorEntryKeys(*vectors_, item, where);
       more.insert(more.end(), std::make_move_iterator(vectors.begin()),
@@ -97,6 +101,8 @@ std::string Container::IndexMarkerValue() const {
   // Indexes built before composite-index entries existed lack them: a policy with
   // composites is current only once rebuilt with them (docs/storage-format.md).
   if (!indexing_.composite_indexes().empty()) marker += "\n+composite-entries";
+  // Likewise full-text indexes, whose entries were not written before the inverted index.
+  if (!indexing_.full_text_paths().empty()) marker += "\n+full-text-entries";
   // Likewise Geometry spatial indexes, whose entries were not written before their grid.
   if (std::any_of(indexing_.spatial_indexes().begin(), indexing_.spatial_indexes().end(),
                   [](const index::SpatialIndex& index) { return index.box.has_value(); })) {

@@ -24,6 +24,7 @@
 #include "engine/container.h"
 #include "engine/continuation_token.h"
 #include "engine/creation_order.h"
+#include "engine/full_text_index.h"
 #include "engine/index_plan.h"
 #include "engine/item_record.h"
 #include "engine/query_routing.h"
@@ -65,6 +66,8 @@ std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
     case query::PathPredicate::Kind::kPrefix:
       ranges.push_back(index::StringPrefixRange(prefix, predicate.prefix));
       break;
+    case query::PathPredicate::Kind::kFullText:
+      break;  // stems first (FullTextLookupStems), then read as an equality
     case query::PathPredicate::Kind::kSpatial:
       for (const auto& [first, last] : predicate.cells) {
         const json::Value low = json::Value::Int(first);
@@ -232,10 +235,20 @@ Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_af
     return CollectCompositeKeys(*run.plan.composite, run.scope, resume_after, run.page, keys);
   }
   const auto start = Clock::now();
+  // A full-text predicate reads the entries of its stems in the inverted index.
+  const query::PathPredicate* predicate = run.plan.predicate;
+  query::PathPredicate stems;
+  const bool full_text = predicate->kind == query::PathPredicate::Kind::kFullText;
+  if (full_text) {
+    stems.path = predicate->path;
+    stems.values = FullTextLookupStems(*predicate, *full_text_);
+    predicate = &stems;
+  }
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
     const std::string prefix =
-        index::PathPrefix(settings_.number, partition->number, run.plan.predicate->path);
-    for (const index::KeyRange& range : RangesFor(*run.plan.predicate, prefix)) {
+        full_text ? FullTextPathPrefix(settings_.number, partition->number, predicate->path)
+                  : index::PathPrefix(settings_.number, partition->number, predicate->path);
+    for (const index::KeyRange& range : RangesFor(*predicate, prefix)) {
       ORRERY_RETURN_IF_ERROR(index::ScanEntries(
           store_, range, prefix.size(), false, [&](const index::EntryView& entry) {
             ++run.page.index_entries;

@@ -51,6 +51,7 @@ int Preference(const query::PathPredicate& predicate) {
     case query::PathPredicate::Kind::kRange:
       return 2;
     case query::PathPredicate::Kind::kSpatial:
+    case query::PathPredicate::Kind::kFullText:
       return 1;
   }
   return 3;
@@ -59,7 +60,8 @@ int Preference(const query::PathPredicate& predicate) {
 const query::PathPredicate* BoundOn(const std::vector<query::PathPredicate>& predicates,
                                     const query::DocumentPath& path) {
   for (const query::PathPredicate& predicate : predicates) {
-    if (predicate.path == path && predicate.kind != query::PathPredicate::Kind::kEqual) {
+    if (predicate.path == path && (predicate.kind == query::PathPredicate::Kind::kRange ||
+                                   predicate.kind == query::PathPredicate::Kind::kPrefix)) {
       return &predicate;
     }
   }
@@ -78,6 +80,9 @@ std::span<const std::string> GeoJsonPath(const query::PathPredicate& predicate) 
 }
 
 bool IsServed(const index::IndexingPolicy& policy, const query::PathPredicate& predicate) {
+  if (predicate.kind == query::PathPredicate::Kind::kFullText) {
+    return policy.HasFullTextIndex(predicate.path);
+  }
   if (predicate.kind != query::PathPredicate::Kind::kSpatial) {
     return policy.IsIndexed(predicate.path);
   }

@@ -38,7 +38,10 @@ IndexUtilization DescribeIndexUse(const index::IndexingPolicy& policy,
   const index::CompositeIndex* composite = plan.composite ? plan.composite->index : nullptr;
   if (composite != nullptr) use.utilized_composite.push_back(index::CompositeSpecs(*composite));
   std::vector<query::DocumentPath> paths;
-  for (const query::PathPredicate& predicate : shape.predicates) paths.push_back(predicate.path);
+  for (const query::PathPredicate& predicate : shape.predicates) {
+    // The full-text functions use the inverted index, not a range index of the path.
+    if (predicate.kind != query::PathPredicate::Kind::kFullText) paths.push_back(predicate.path);
+  }
   if (shape.order_by.size() == 1) paths.push_back(shape.order_by[0].path);
   for (const query::DocumentPath& path : paths) {
     if (composite != nullptr && InComposite(*composite, path)) continue;

@@ -162,7 +162,27 @@ Result<IndexingPolicy> IndexingPolicy::Parse(const json::Value& policy) {
     ORRERY_RETURN_IF_ERROR(out.ParseComposites(*composites));
   }
   ORRERY_ASSIGN_OR_RETURN(out.spatial_, ParseSpatialIndexes(policy.Find("spatialIndexes")));
+  // Their rules belong to the fullTextPolicy they must match (FullTextPolicy::Parse);
+  // here only the paths that have entries.
+  if (const json::Value* full_text = policy.Find("fullTextIndexes");
+      full_text && full_text->is_array()) {
+    for (const json::Value& index : full_text->as_array()) {
+      const json::Value* path = index.is_object() ? index.Find("path") : nullptr;
+      PathSegments segments;
+      if (path != nullptr && path->is_string() && SplitPath(path->as_string(), segments) &&
+          !segments.empty()) {
+        out.full_text_.push_back(std::move(segments));
+      }
+    }
+  }
   return out;
+}
+
+bool IndexingPolicy::HasFullTextIndex(std::span<const std::string> path) const {
+  return mode_ == IndexingMode::kConsistent &&
+         std::any_of(full_text_.begin(), full_text_.end(), [&](const PathSegments& indexed) {
+           return std::equal(indexed.begin(), indexed.end(), path.begin(), path.end());
+         });
 }
 
 bool IndexingPolicy::HasSpatialIndex(std::span<const std::string> path) const {

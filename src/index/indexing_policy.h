@@ -69,6 +69,12 @@ class IndexingPolicy {
   // first that covers it (spatial_terms.h), or null.
   const SpatialIndex* GeometryIndexFor(std::span<const std::string> path) const;
 
+  // The paths of fullTextIndexes (validated with the container's fullTextPolicy,
+  // query/full_text_policy.h): each has an inverted index of its words' stems
+  // (engine/full_text_index.h).
+  const std::vector<PathSegments>& full_text_paths() const { return full_text_; }
+  bool HasFullTextIndex(std::span<const std::string> path) const;
+
  private:
   struct Pattern {
     PathSegments prefix;
@@ -86,6 +92,7 @@ class IndexingPolicy {
   std::vector<CompositeIndex> composites_;
   std::vector<std::string> computed_;
   std::vector<SpatialIndex> spatial_;
+  std::vector<PathSegments> full_text_;
 };
 
 // Splits a policy or partition-key path (`/a/"b c"/[]/d`) into segments; the quotes

@@ -32,7 +32,11 @@ inline bool ThroughArrayElements(const DocumentPath& path) {
 struct PathPredicate {
   // kSpatial: ST_DISTANCE below a bound, ST_WITHIN or ST_INTERSECTS against a constant
   // region (spatial_access.h); `path` ends in spatial::kCellPathSegment.
-  enum class Kind { kEqual, kRange, kPrefix, kSpatial };
+  // kFullText: FullTextContains, FullTextContainsAll or FullTextContainsAny on the text
+  // at `path` with constant string terms (`terms`); the engine stems them in the path's
+  // language and reads the full-text index's entries of one stem of each term (any
+  // term: `any_term`) or of one stem of any of them (all terms must match).
+  enum class Kind { kEqual, kRange, kPrefix, kSpatial, kFullText };
   Kind kind = Kind::kEqual;
   DocumentPath path;
   std::vector<json::Value> values;  // kEqual: any of these scalars (one, or an IN list)
@@ -48,6 +52,8 @@ struct PathPredicate {
   // (`cells` stays empty here).
   std::optional<spatial::Shape> planar_region;
   double planar_margin = 0;
+  std::vector<std::string> terms;  // kFullText
+  bool any_term = false;           // kFullText: FullTextContainsAny
 };
 
 struct OrderKey {

@@ -320,6 +320,10 @@ class ShapeBuilder {
       out.push_back(std::move(*spatial));
       return;
     }
+    if (std::optional<PathPredicate> full_text = FullTextPredicate(call)) {
+      out.push_back(std::move(*full_text));
+      return;
+    }
     const bool case_sensitive = call.args.size() == 2 || (Constant(*call.args[2]) != nullptr &&
                                                           Constant(*call.args[2])->is_bool() &&
                                                           !Constant(*call.args[2])->as_bool());
@@ -339,6 +343,39 @@ class ShapeBuilder {
       return;
     }
     out.push_back(std::move(predicate));
+  }
+
+  // FullTextContains(path, "a b"), FullTextContainsAll(path, t1, ...) and
+  // FullTextContainsAny(path, t1, ...), or their "_" twins whose first argument is the
+  // path's language (full_text_references.h). Fuzzy terms ({"term", "distance"}) match
+  // words of other stems: a call that needs one to match has no predicate, and one of
+  // FullTextContainsAll leaves it out (the others are necessary anyway).
+  std::optional<PathPredicate> FullTextPredicate(const ast::CallExpr& call) const {
+    std::string_view name = call.name;
+    const size_t first = !name.empty() && name[0] == '_' ? 1 : 0;
+    name.remove_prefix(first);
+    const bool any = EqualsIgnoringCase(name, "FullTextContainsAny");
+    if (!any && !EqualsIgnoringCase(name, "FullTextContainsAll") &&
+        !EqualsIgnoringCase(name, "FullTextContains")) {
+      return std::nullopt;
+    }
+    if (call.args.size() < first + 2) return std::nullopt;
+    std::optional<DocumentPath> path = ItemPath(*call.args[first]);
+    if (!path || ThroughArrayElements(*path)) return std::nullopt;
+    PathPredicate predicate;
+    predicate.kind = PathPredicate::Kind::kFullText;
+    predicate.path = std::move(*path);
+    predicate.any_term = any;
+    for (size_t i = first + 1; i < call.args.size(); ++i) {
+      const json::Value* term = Constant(*call.args[i]);
+      if (term == nullptr || !term->is_string()) {
+        if (any) return std::nullopt;
+        continue;
+      }
+      predicate.terms.push_back(term->as_string());
+    }
+    if (predicate.terms.empty()) return std::nullopt;
+    return predicate;
   }
 
   static bool EqualsIgnoringCase(std::string_view a, std::string_view b) {

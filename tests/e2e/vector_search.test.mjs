@@ -332,5 +332,18 @@ describe("vector search", { timeout: TIMEOUT * 3 }, () => {
     const query = "SELECT VALUE c.id FROM c WHERE FullTextContains(c.de, 'Fahrrad')";
     assert.deepEqual((await container.items.query(query, { forceQueryPlan: true }).fetchAll()).resources.sort(), ["1", "2"]);
     assert.deepEqual((await container.items.query(query, { partitionKey: "b" }).fetchAll()).resources, ["2"]);
+    // /text has a full-text index: the filter reads the two items whose text holds the
+    // stem "bicycl", not all four (/de has none: every item is read).
+    const loaded = async (where) => {
+      const res = await restClient(server).query(`dbs/${dbId}/colls/full-text/docs`, `SELECT VALUE c.id FROM c WHERE ${where}`, [], {
+        headers: { "x-ms-documentdb-populatequerymetrics": "true", "x-ms-documentdb-query-enablecrosspartition": "true" },
+      });
+      assert.equal(res.status, 200, res.text);
+      const metrics = Object.fromEntries(res.headers["x-ms-documentdb-query-metrics"].split(";").map((kv) => kv.split("=")));
+      return Number(metrics.retrievedDocumentCount);
+    };
+    assert.equal(await loaded("FullTextContains(c.text, 'bicycle')"), 2);
+    assert.equal(await loaded("FullTextContainsAny(c.text, 'blue', 'running')"), 2);
+    assert.equal(await loaded("FullTextContains(c.de, 'Fahrrad')"), 4);
   });
 });

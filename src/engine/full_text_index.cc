@@ -1,0 +1,80 @@
+#include "engine/full_text_index.h"
+
+#include <algorithm>
+
+#include "index/index_key.h"
+#include "query/text_analysis.h"
+
+namespace orrery::engine {
+namespace {
+
+// Where a range-index path starts in PathPrefix's output: after the key space, the
+// container and the partition.
+constexpr size_t kPathStart = 9;
+
+const json::Value* At(const json::Value& document, const std::vector<std::string>& path) {
+  const json::Value* at = &document;
+  for (const std::string& name : path) {
+    if (!at->is_object()) return nullptr;
+    at = at->Find(name);
+    if (at == nullptr) return nullptr;
+  }
+  return at;
+}
+
+}  // namespace
+
+std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
+                               std::span<const std::string> path) {
+  std::string prefix = index::PathPrefix(container, partition, path);
+  prefix.insert(kPathStart, 1, kFullTextMarker);
+  return prefix;
+}
+
+void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
+                             const query::FullTextPolicy& languages, const json::Value& document,
+                             const index::ItemLocation& where, std::vector<std::string>& keys) {
+  if (!policy.enabled()) return;
+  for (const index::PathSegments& path : policy.full_text_paths()) {
+    const json::Value* text = At(document, path);
+    if (text == nullptr || !text->is_string()) continue;
+    std::vector<std::string> stems;
+    for (query::AnalyzedWord& word :
+         query::AnalyzeText(text->as_string(), languages.LanguageOf(path))) {
+      stems.push_back(std::move(word.stem));
+    }
+    std::sort(stems.begin(), stems.end());
+    stems.erase(std::unique(stems.begin(), stems.end()), stems.end());
+    const std::string prefix = FullTextPathPrefix(where.container, where.partition, path);
+    for (std::string& stem : stems) {
+      keys.push_back(
+          index::EntryKey(prefix, json::Value::String(std::move(stem)), where.epk, where.id));
+    }
+  }
+}
+
+std::vector<json::Value> FullTextLookupStems(const query::PathPredicate& predicate,
+                                             const query::FullTextPolicy& languages) {
+  const std::string& language = languages.LanguageOf(predicate.path);
+  std::vector<json::Value> stems;
+  std::string longest;
+  for (const std::string& term : predicate.terms) {
+    const std::vector<query::AnalyzedWord> words = query::AnalyzeText(term, language);
+    if (words.empty()) {
+      // A term of only stop words matches no text: every match of the others still does.
+      if (!predicate.any_term) return {};
+      continue;
+    }
+    if (predicate.any_term) {
+      stems.push_back(json::Value::String(words.front().stem));
+      continue;
+    }
+    for (const query::AnalyzedWord& word : words) {
+      if (word.stem.size() > longest.size()) longest = word.stem;
+    }
+  }
+  if (!predicate.any_term && !longest.empty()) stems.push_back(json::Value::String(longest));
+  return stems;
+}
+
+}  // namespace orrery::engine

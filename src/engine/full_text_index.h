@@ -1,0 +1,49 @@
+#pragma once
+
+// The inverted index of full-text search (persisted; docs/storage-format.md): for each
+// path of the indexing policy's fullTextIndexes, one entry per distinct stem of the text
+// there, analyzed as the full-text functions analyze it (query/text_analysis.h) in the
+// path's language:
+//
+//   0x11 | container (4, BE) | partition (4, BE) | 0x06 | path | 0x01 | stem | EPK | 0x00 | id
+//
+// The path and the stem (a string value) are encoded as in a range-index entry
+// (index/index_key.h), so the range index's scans read them. The entries are kept like
+// every other index entry (Container::IndexKeysOf: writes, deletes, TTL purges, splits
+// and rebuilds). FullTextContains, FullTextContainsAll and FullTextContainsAny then read
+// the items of one stem instead of every item; the WHERE clause is still evaluated on
+// each (phrases, fuzzy terms, the other conditions).
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "index/index_terms.h"
+#include "index/indexing_policy.h"
+#include "json/value.h"
+#include "query/access_path.h"
+#include "query/full_text_policy.h"
+
+namespace orrery::engine {
+
+inline constexpr char kFullTextMarker = '\x06';
+
+// Everything up to the stem: the start of one path's entries in one partition.
+std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
+                               std::span<const std::string> path);
+
+// Appends the entry keys of `document` for the full-text indexes of `policy`, each
+// path's sorted and without duplicates.
+void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
+                             const query::FullTextPolicy& languages, const json::Value& document,
+                             const index::ItemLocation& where, std::vector<std::string>& keys);
+
+// The stems (as string values) whose entries hold every item a kFullText predicate can
+// match: with FullTextContainsAny one stem of each term, else one stem of one term (the
+// longest, likely the rarest). Empty when no item can match (a term of only stop words
+// that every match needs).
+std::vector<json::Value> FullTextLookupStems(const query::PathPredicate& predicate,
+                                             const query::FullTextPolicy& languages);
+
+}  // namespace orrery::engine
