@@ -12,7 +12,8 @@ ARGS        ?=
 # missing ones.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libstemmer-dev clang-format \
+  libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libstemmer-dev libhnswlib-dev \
+  clang-format \
   clang libclang-rt-14-dev
 # Only the HTTP benchmarks need these (`make bench`, `make bench-throughput`).
 BENCH_PACKAGES := wrk nginx-light curl

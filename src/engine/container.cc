@@ -99,7 +99,8 @@ Container::Container(ContainerSettings settings, storage::Store& store, const Cl
       store_(store),
       clock_(clock),
       write_state_(std::move(write_state)),
-      partition_map_generation_(write_state_->partition_map_generation.load()) {
+      partition_map_generation_(write_state_->partition_map_generation.load()),
+      graphs_(MakeVectorGraphs(*vectors_)) {
   // A new container's first Container object: writers start with its policy. A
   // replaced container keeps the old policy until BeginIndexRebuild switches it.
   if (!write_state_->write_policy) {
@@ -250,9 +251,10 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   }
   const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
   result.index_terms = new_terms.size() / partitions.size();
-  AddIndexChanges(batch,
-                  old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{},
-                  new_terms, write_state_.get());
+  const std::vector<std::string> old_terms =
+      old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{};
+  AddIndexChanges(batch, old_terms, new_terms, write_state_.get());
+  NoteGraphChanges(old_terms, new_terms);
   if (!old) NoteItemCountChange(partitions, +1);
   return result;
 }
@@ -333,6 +335,7 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
   result.index_terms = old_terms.size() / partitions.size();
   AddIndexChanges(batch, old_terms, {}, write_state_.get());
+  NoteGraphChanges(old_terms, {});
   NoteItemCountChange(partitions, -1);
   if (!unique_keys_.empty()) {
     Result<json::Value> old_item = json::Parse(record->json);

@@ -40,6 +40,8 @@
 
 namespace orrery::engine {
 
+class VectorGraph;  // vector_graph.h
+
 struct ItemRecordView;  // item_record.h
 
 struct ContainerSettings {
@@ -189,6 +191,14 @@ class Container {
  public:
   Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
             std::shared_ptr<ContainerWriteState> write_state);
+  // Stops and joins the building of diskANN graphs (container_vector_graph.cc).
+  ~Container();
+  Container(const Container&) = delete;
+  Container& operator=(const Container&) = delete;
+
+  // The items in the diskANN graph of a physical partition's vector index, or nullopt
+  // while it is not built (asking starts its build). For tests and benchmarks.
+  std::optional<size_t> VectorGraphSize(uint32_t partition, uint32_t vector_index) const;
 
   const ContainerSettings& settings() const { return settings_; }
   uint64_t current_lsn() const { return write_state_->item_numbers->last(); }
@@ -529,7 +539,8 @@ class Container {
   // partitions' counts of path_presence.h), or nullopt when not counted.
   Result<std::optional<int64_t>> ItemsIn(const ReadScope& scope) const;
   // For an equality and one ORDER BY key: whether streaming the ORDER BY path reads less
-  // than seeking the equality's matches on every page; counts the matches (charged).
+  // than seeking the equality's matches on every page; for a full-text filter, whether
+  // walking the items in creation order does. Counts the matches (charged).
   Result<bool> StreamingReadsLess(const ReadScope& scope, const query::PathPredicate& equality,
                                   int max_items, FeedPage& page) const;
   // Visits the items of `partition` within the run's scope in the order of `path`'s
@@ -564,9 +575,22 @@ class Container {
   // rows of the items nearest first, as many as the query can show (and a few more, as
   // the index holds float32 and the rows are sorted again by their exact scores).
   std::optional<uint32_t> VectorIndexOn(const query::VectorRanking& ranking) const;
+  // The diskANN graph of a partition's vector index when it is built, else null (and its
+  // build is started); null too for other index types.
+  std::shared_ptr<VectorGraph> ReadyGraph(uint32_t partition, uint32_t vector_index) const;
+  // Keeps the built graphs current with a write's vector-index entries (both sorted).
+  void NoteGraphChanges(const std::vector<std::string>& old_keys,
+                        const std::vector<std::string>& new_keys) const;
   Status CollectNearest(QueryRun& run, const query::VectorRanking& ranking, uint32_t vector_index,
                         const std::function<bool(std::string_view json)>& evaluate) const;
   Status StreamGroups(QueryRun& run, const DecodedToken* token, int max_items) const;
+  // The index-key ranges a lookup by `predicate` reads in one partition, after their
+  // common prefix (the path's, or its full-text index's for a kFullText predicate).
+  struct LookupRanges {
+    std::string prefix;
+    std::vector<index::KeyRange> ranges;
+  };
+  LookupRanges LookupRangesIn(uint32_t partition, const query::PathPredicate& predicate) const;
   Status CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                               std::vector<std::string>& keys) const;
   Result<std::optional<std::string>> LoadItem(QueryRun& run, std::string_view key_suffix) const;
@@ -612,6 +636,11 @@ class Container {
   const Clock& clock_;
   std::shared_ptr<ContainerWriteState> write_state_;
   uint64_t partition_map_generation_ = 0;
+  // diskANN graphs by (partition, vector index) and the thread that builds them; null
+  // without a diskANN index.
+  struct VectorGraphs;
+  static std::shared_ptr<VectorGraphs> MakeVectorGraphs(const query::VectorPolicy& policy);
+  std::shared_ptr<VectorGraphs> graphs_;
 };
 
 }  // namespace orrery::engine

@@ -214,10 +214,9 @@ Result<bool> Container::StreamingReadsLess(const ReadScope& scope,
   const double bound = std::sqrt(static_cast<double>(max_items) * static_cast<double>(*items));
   int64_t matches = 0;
   for (const PhysicalPartition* partition : PartitionsIn(scope)) {
-    const std::string prefix =
-        index::PathPrefix(settings_.number, partition->number, equality.path);
-    for (const index::KeyRange& range : RangesFor(equality, prefix)) {
-      ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, prefix.size(), false,
+    const LookupRanges lookup = LookupRangesIn(partition->number, equality);
+    for (const index::KeyRange& range : lookup.ranges) {
+      ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, lookup.prefix.size(), false,
                                                 [&](const index::EntryView& entry) {
                                                   ++page.index_entries;
                                                   if (scope.Contains(entry.epk)) ++matches;
@@ -229,28 +228,33 @@ Result<bool> Container::StreamingReadsLess(const ReadScope& scope,
   return false;
 }
 
+Container::LookupRanges Container::LookupRangesIn(uint32_t partition,
+                                                  const query::PathPredicate& predicate) const {
+  LookupRanges lookup;
+  if (predicate.kind == query::PathPredicate::Kind::kFullText) {
+    // The entries of its stems in the inverted index, read as equalities.
+    query::PathPredicate stems;
+    stems.values = FullTextLookupStems(predicate, *full_text_);
+    lookup.prefix = FullTextPathPrefix(settings_.number, partition, predicate.path);
+    lookup.ranges = RangesFor(stems, lookup.prefix);
+    return lookup;
+  }
+  lookup.prefix = index::PathPrefix(settings_.number, partition, predicate.path);
+  lookup.ranges = RangesFor(predicate, lookup.prefix);
+  return lookup;
+}
+
 Status Container::CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                                        std::vector<std::string>& keys) const {
   if (run.plan.composite) {
     return CollectCompositeKeys(*run.plan.composite, run.scope, resume_after, run.page, keys);
   }
   const auto start = Clock::now();
-  // A full-text predicate reads the entries of its stems in the inverted index.
-  const query::PathPredicate* predicate = run.plan.predicate;
-  query::PathPredicate stems;
-  const bool full_text = predicate->kind == query::PathPredicate::Kind::kFullText;
-  if (full_text) {
-    stems.path = predicate->path;
-    stems.values = FullTextLookupStems(*predicate, *full_text_);
-    predicate = &stems;
-  }
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
-    const std::string prefix =
-        full_text ? FullTextPathPrefix(settings_.number, partition->number, predicate->path)
-                  : index::PathPrefix(settings_.number, partition->number, predicate->path);
-    for (const index::KeyRange& range : RangesFor(*predicate, prefix)) {
+    const LookupRanges lookup = LookupRangesIn(partition->number, *run.plan.predicate);
+    for (const index::KeyRange& range : lookup.ranges) {
       ORRERY_RETURN_IF_ERROR(index::ScanEntries(
-          store_, range, prefix.size(), false, [&](const index::EntryView& entry) {
+          store_, range, lookup.prefix.size(), false, [&](const index::EntryView& entry) {
             ++run.page.index_entries;
             if (!run.scope.Contains(entry.epk)) return true;
             std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
@@ -427,6 +431,17 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
       stream = token.kind == DecodedToken::Kind::kOrdered;
     }
     if (stream) plan = *ordered;
+  }
+  if (plan.kind == IndexPlan::Kind::kLookup && plan.predicate != nullptr &&
+      plan.predicate->kind == query::PathPredicate::Kind::kFullText && query.keeps_row_order() &&
+      creation_order_kept()) {
+    // Both walk the creation lists, so each page may choose: a common word's entries are
+    // many, and reading items in creation order finds a page of matches sooner.
+    const std::optional<int64_t> rows_end = ResultRowEnd(query);
+    const int rows =
+        rows_end ? static_cast<int>(std::min<int64_t>(max_items, *rows_end)) : max_items;
+    ORRERY_ASSIGN_OR_RETURN(bool scan, StreamingReadsLess(scope, *plan.predicate, rows, page));
+    if (scan) plan = IndexPlan();
   }
   page.plan_ms = MillisSince(plan_start);
   QueryRun run{query, scope, plan, page, {}, {}};

@@ -1,13 +1,16 @@
 // ORDER BY VectorDistance served by a vector index (index/vector_terms.h): every entry
 // of the scope's partitions is scored from its stored float32 vector, without parsing an
 // item, and the items are then read nearest first until the query has the rows it can
-// show (WHERE may reject some). `flat`, `quantizedFlat` and `diskANN` indexes are all
-// answered this way, exactly.
+// show (WHERE may reject some). `flat` and `quantizedFlat` indexes are answered this
+// way, exactly; a `diskANN` index by its graph (container_vector_graph.cc) once built,
+// for queries without WHERE that show a bounded number of rows.
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/container.h"
 #include "engine/query_run.h"
+#include "engine/vector_graph.h"
 #include "index/vector_terms.h"
 #include "query/vector_policy.h"
 #include "query/vector_references.h"
@@ -19,6 +22,18 @@ namespace {
 // Rows read beyond what the query shows: the index scores float32 vectors, the rows
 // are ranked again by the exact scores of their items.
 constexpr size_t kExtraCandidates = 8;
+
+std::string_view EpkOfItemSuffix(std::string_view suffix) {
+  return suffix.substr(0, suffix.find('\0'));
+}
+
+// VectorDistance's score from a graph distance (VectorGraph::Nearest).
+double ScoreOfGraphDistance(query::DistanceFunction distance, float graph_distance) {
+  if (distance == query::DistanceFunction::kEuclidean) {
+    return std::sqrt(std::max(0.0, static_cast<double>(graph_distance)));
+  }
+  return 1.0 - static_cast<double>(graph_distance);
+}
 
 }  // namespace
 
@@ -41,8 +56,25 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
     return Status::Ok();  // no item's vector has the query vector's length
   }
   const int dimensions = embedding->dimensions;
+  const std::optional<int64_t> shown = ResultRowEnd(run.query);
+  const size_t wanted = shown ? static_cast<size_t>(*shown) + kExtraCandidates : 0;
+  // A diskANN graph answers when the query shows a bounded number of rows, has no WHERE
+  // (the nearest items may not be the nearest matches), does not ask for brute force and
+  // measures as the graph does.
+  const bool graph_may_answer =
+      shown && !ranking.brute_force && !ranking.filtered && ranking.distance == embedding->distance;
+  const std::vector<float> query_vector(ranking.vector.begin(), ranking.vector.end());
   std::vector<std::pair<double, std::string>> candidates;
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
+    if (std::shared_ptr<VectorGraph> graph =
+            graph_may_answer ? ReadyGraph(partition->number, vector_index) : nullptr) {
+      for (auto& [distance, item] : graph->Nearest(query_vector, wanted)) {
+        ++run.page.index_entries;
+        if (!run.scope.Contains(EpkOfItemSuffix(item))) continue;
+        candidates.emplace_back(ScoreOfGraphDistance(ranking.distance, distance), std::move(item));
+      }
+      continue;
+    }
     const std::string prefix =
         index::VectorIndexPrefix(settings_.number, partition->number, vector_index);
     std::string end = prefix;
@@ -66,10 +98,9 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   std::stable_sort(candidates.begin(), candidates.end(), [&](const auto& a, const auto& b) {
     return descending ? a.first > b.first : a.first < b.first;
   });
-  const std::optional<int64_t> shown = ResultRowEnd(run.query);
-  const size_t wanted = shown ? static_cast<size_t>(*shown) + kExtraCandidates : candidates.size();
+  const size_t rows_wanted = shown ? wanted : candidates.size();
   for (const auto& [score, suffix] : candidates) {
-    if (run.rows.size() >= wanted) break;
+    if (run.rows.size() >= rows_wanted) break;
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, suffix));
     if (json && !evaluate(*json)) break;
   }

@@ -129,6 +129,11 @@ std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound) {
     std::optional<json::Value> vector = ConstantValue(*call.args[1 - i]);
     if (!path || !vector || !vector->is_array() || vector->as_array().empty()) continue;
     VectorRanking out{std::move(*path), {}, *distance};
+    const auto* brute_force = call.args[2]->kind == ast::ExprKind::kLiteral
+                                  ? &ast::As<ast::LiteralExpr>(*call.args[2]).value
+                                  : nullptr;
+    out.brute_force = brute_force != nullptr && brute_force->is_bool() && brute_force->as_bool();
+    out.filtered = q.where != nullptr;
     for (const json::Value& x : vector->as_array()) {
       if (!x.is_number()) return std::nullopt;
       out.vector.push_back(x.as_double());

@@ -26,6 +26,10 @@ struct VectorRanking {
   std::vector<std::string> path;
   std::vector<double> vector;
   DistanceFunction distance = DistanceFunction::kCosine;
+  // VectorDistance's bruteForce argument is true: no approximate index may answer.
+  bool brute_force = false;
+  // The query has a WHERE clause: the nearest items may not be the nearest matches.
+  bool filtered = false;
 };
 std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound);
 

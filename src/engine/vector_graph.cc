@@ -1,0 +1,149 @@
+#include "engine/vector_graph.h"
+
+#include <hnswlib/hnswlib.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace orrery::engine {
+namespace {
+
+// hnswlib's defaults, which its authors give as a good trade-off of recall and build
+// time: 16 links per node, 200 candidates while inserting.
+constexpr size_t kLinksPerNode = 16;
+constexpr size_t kInsertCandidates = 200;
+constexpr size_t kInitialCapacity = 1024;
+
+}  // namespace
+
+struct VectorGraph::Index {
+  Index(query::DistanceFunction distance, size_t dimensions)
+      : space(distance == query::DistanceFunction::kEuclidean
+                  ? static_cast<hnswlib::SpaceInterface<float>*>(new hnswlib::L2Space(dimensions))
+                  : new hnswlib::InnerProductSpace(dimensions)),
+        graph(space.get(), kInitialCapacity, kLinksPerNode, kInsertCandidates) {}
+  std::unique_ptr<hnswlib::SpaceInterface<float>> space;
+  hnswlib::HierarchicalNSW<float> graph;
+};
+
+VectorGraph::VectorGraph(query::DistanceFunction distance, size_t dimensions,
+                         size_t search_list_size)
+    : distance_(distance),
+      dimensions_(dimensions),
+      index_(std::make_unique<Index>(distance, dimensions)) {
+  index_->graph.setEf(std::max<size_t>(search_list_size, 10));
+}
+
+VectorGraph::~VectorGraph() = default;
+
+// Cosine ranks by the inner product of unit vectors (hnswlib's inner-product space
+// measures 1 - a.b); a zero vector has no cosine and is left out.
+std::vector<float> VectorGraph::Prepared(std::span<const float> vector) const {
+  std::vector<float> out(vector.begin(), vector.end());
+  if (distance_ != query::DistanceFunction::kCosine) return out;
+  double norm = 0;
+  for (float v : out) norm += static_cast<double>(v) * v;
+  if (norm == 0) return {};
+  const double scale = 1 / std::sqrt(norm);
+  for (float& v : out) v = static_cast<float>(v * scale);
+  return out;
+}
+
+void VectorGraph::Put(std::string_view item, std::span<const float> vector) {
+  std::unique_lock lock(mutex_);
+  if (!ready_) {
+    queued_.push_back(Queued{std::string(item), std::vector<float>(vector.begin(), vector.end())});
+    return;
+  }
+  PutLocked(item, vector);
+}
+
+void VectorGraph::Remove(std::string_view item) {
+  std::unique_lock lock(mutex_);
+  if (!ready_) {
+    queued_.push_back(Queued{std::string(item), {}});
+    return;
+  }
+  RemoveLocked(item);
+}
+
+void VectorGraph::AddFromScan(std::string_view item, std::span<const float> vector) {
+  std::unique_lock lock(mutex_);
+  PutLocked(item, vector);
+}
+
+void VectorGraph::FinishBuild() {
+  std::unique_lock lock(mutex_);
+  for (const Queued& change : queued_) {
+    if (change.vector.empty()) {
+      RemoveLocked(change.item);
+    } else {
+      PutLocked(change.item, change.vector);
+    }
+  }
+  queued_.clear();
+  queued_.shrink_to_fit();
+  ready_ = true;
+}
+
+bool VectorGraph::ready() const {
+  std::shared_lock lock(mutex_);
+  return ready_;
+}
+
+void VectorGraph::PutLocked(std::string_view item, std::span<const float> vector) {
+  if (vector.size() != dimensions_) return;
+  const std::vector<float> point = Prepared(vector);
+  if (point.empty()) {
+    RemoveLocked(item);
+    return;
+  }
+  auto [it, added] = labels_.try_emplace(std::string(item), items_.size());
+  const size_t label = it->second;
+  if (added) {
+    items_.emplace_back(item);
+    live_.push_back(false);
+  }
+  hnswlib::HierarchicalNSW<float>& graph = index_->graph;
+  if (added && graph.cur_element_count >= graph.max_elements_) {
+    graph.resizeIndex(graph.max_elements_ * 2);
+  }
+  // A label seen before is updated in place (and no longer marked deleted).
+  graph.addPoint(point.data(), label);
+  if (!live_[label]) {
+    live_[label] = true;
+    ++live_count_;
+  }
+}
+
+void VectorGraph::RemoveLocked(std::string_view item) {
+  auto it = labels_.find(std::string(item));
+  if (it == labels_.end() || !live_[it->second]) return;
+  index_->graph.markDelete(it->second);
+  live_[it->second] = false;
+  --live_count_;
+}
+
+std::vector<std::pair<float, std::string>> VectorGraph::Nearest(std::span<const float> query,
+                                                                size_t count) const {
+  std::vector<std::pair<float, std::string>> out;
+  if (query.size() != dimensions_) return out;
+  const std::vector<float> point = Prepared(query);
+  if (point.empty()) return out;
+  std::shared_lock lock(mutex_);
+  if (!ready_ || live_count_ == 0) return out;
+  auto found = index_->graph.searchKnn(point.data(), std::min(count, live_count_));
+  out.reserve(found.size());
+  while (!found.empty()) {
+    out.emplace_back(found.top().first, items_[found.top().second]);
+    found.pop();
+  }
+  return out;
+}
+
+size_t VectorGraph::size() const {
+  std::shared_lock lock(mutex_);
+  return live_count_;
+}
+
+}  // namespace orrery::engine

@@ -1,0 +1,263 @@
+// diskANN graphs (vector_graph.h, container_vector_graph.cc): recall against the exact
+// nearest neighbours computed here, writes during and after the build, and queries of a
+// container answered by the graph once it is built.
+
+#include "engine/vector_graph.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "engine/account.h"
+#include "json/json.h"
+#include "query/query.h"
+
+namespace orrery::engine {
+namespace {
+
+using query::DistanceFunction;
+
+std::vector<std::vector<float>> RandomVectors(size_t count, size_t dimensions, uint32_t seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> value(-1, 1);
+  std::vector<std::vector<float>> out(count, std::vector<float>(dimensions));
+  for (auto& v : out) {
+    for (float& x : v) x = value(random);
+  }
+  return out;
+}
+
+// Larger is more similar for every function (Euclidean negated).
+double Similarity(DistanceFunction f, const std::vector<float>& a, const std::vector<float>& b) {
+  double dot = 0, aa = 0, bb = 0, squared = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    dot += double{a[i]} * b[i];
+    aa += double{a[i]} * a[i];
+    bb += double{b[i]} * b[i];
+    squared += (double{a[i]} - b[i]) * (double{a[i]} - b[i]);
+  }
+  switch (f) {
+    case DistanceFunction::kCosine:
+      return dot / std::sqrt(aa * bb);
+    case DistanceFunction::kDotProduct:
+      return dot;
+    case DistanceFunction::kEuclidean:
+      return -std::sqrt(squared);
+  }
+  return 0;
+}
+
+std::set<std::string> ExactNearest(DistanceFunction f,
+                                   const std::map<std::string, std::vector<float>>& items,
+                                   const std::vector<float>& query, size_t k) {
+  std::vector<std::pair<double, std::string>> scored;
+  for (const auto& [name, v] : items) scored.emplace_back(Similarity(f, v, query), name);
+  std::sort(scored.begin(), scored.end(), std::greater<>());
+  std::set<std::string> out;
+  for (size_t i = 0; i < k && i < scored.size(); ++i) out.insert(scored[i].second);
+  return out;
+}
+
+double Recall(const VectorGraph& graph, DistanceFunction f,
+              const std::map<std::string, std::vector<float>>& items,
+              const std::vector<std::vector<float>>& queries, size_t k) {
+  size_t hits = 0;
+  for (const auto& q : queries) {
+    const std::set<std::string> exact = ExactNearest(f, items, q, k);
+    for (const auto& [distance, name] : graph.Nearest(q, k)) hits += exact.count(name);
+  }
+  return static_cast<double>(hits) / static_cast<double>(queries.size() * k);
+}
+
+class VectorGraphRecall : public ::testing::TestWithParam<DistanceFunction> {};
+
+TEST_P(VectorGraphRecall, TopTenAgainstExactNeighboursAfterWritesDuringAndAfterTheBuild) {
+  const DistanceFunction f = GetParam();
+  const auto vectors = RandomVectors(3000, 24, 1);
+  const auto queries = RandomVectors(50, 24, 2);
+  VectorGraph graph(f, 24, 100);
+  std::map<std::string, std::vector<float>> items;
+  // The build's scan reads the first 2000; writes during it are queued: 500 new items,
+  // and 200 of the scanned ones removed (which the scan had added).
+  for (size_t i = 0; i < 2000; ++i) {
+    graph.AddFromScan("v" + std::to_string(i), vectors[i]);
+    items["v" + std::to_string(i)] = vectors[i];
+  }
+  for (size_t i = 2000; i < 2500; ++i) {
+    graph.Put("v" + std::to_string(i), vectors[i]);
+    items["v" + std::to_string(i)] = vectors[i];
+  }
+  for (size_t i = 0; i < 200; ++i) {
+    graph.Remove("v" + std::to_string(i));
+    items.erase("v" + std::to_string(i));
+  }
+  EXPECT_FALSE(graph.ready());
+  EXPECT_TRUE(graph.Nearest(queries[0], 10).empty()) << "no answers before the build ends";
+  graph.FinishBuild();
+  ASSERT_TRUE(graph.ready());
+  EXPECT_EQ(graph.size(), items.size());
+  EXPECT_GE(Recall(graph, f, items, queries, 10), 0.95);
+
+  // After the build: more items, removals, and items moved to new vectors.
+  for (size_t i = 2500; i < 3000; ++i) {
+    graph.Put("v" + std::to_string(i), vectors[i]);
+    items["v" + std::to_string(i)] = vectors[i];
+  }
+  for (size_t i = 200; i < 400; ++i) {
+    graph.Remove("v" + std::to_string(i));
+    items.erase("v" + std::to_string(i));
+  }
+  for (size_t i = 400; i < 600; ++i) {
+    graph.Put("v" + std::to_string(i), vectors[i + 2000]);
+    items["v" + std::to_string(i)] = vectors[i + 2000];
+  }
+  // A removed item comes back.
+  graph.Put("v0", vectors[0]);
+  items["v0"] = vectors[0];
+  EXPECT_EQ(graph.size(), items.size());
+  EXPECT_GE(Recall(graph, f, items, queries, 10), 0.95);
+  for (const auto& q : queries) {
+    for (const auto& [distance, name] : graph.Nearest(q, 10)) {
+      EXPECT_EQ(items.count(name), 1u) << name << " was removed";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Functions, VectorGraphRecall,
+                         ::testing::Values(DistanceFunction::kCosine, DistanceFunction::kDotProduct,
+                                           DistanceFunction::kEuclidean));
+
+TEST(VectorGraphTest, DistancesAreInTheGraphsSpace) {
+  VectorGraph euclidean(DistanceFunction::kEuclidean, 2, 10);
+  euclidean.AddFromScan("a", std::vector<float>{3, 4});
+  euclidean.FinishBuild();
+  auto found = euclidean.Nearest(std::vector<float>{0, 0}, 1);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FLOAT_EQ(found[0].first, 25);  // squared
+
+  VectorGraph cosine(DistanceFunction::kCosine, 2, 10);
+  cosine.AddFromScan("a", std::vector<float>{2, 0});
+  cosine.AddFromScan("zero", std::vector<float>{0, 0});  // no cosine: left out
+  cosine.FinishBuild();
+  EXPECT_EQ(cosine.size(), 1u);
+  found = cosine.Nearest(std::vector<float>{1, 1}, 5);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NEAR(found[0].first, 1 - std::sqrt(0.5), 1e-6);
+}
+
+// Through a container: the graph is built in the background from the stored entries,
+// then answers TOP queries reading a few entries instead of all, and follows writes.
+class ContainerVectorGraphTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    AccountOptions options;
+    options.store.in_memory = true;
+    options.background_ttl_purge = false;
+    options.background_splits = false;
+    options.initial_partitions = 2;
+    account_ = std::move(Account::Open(options)).value();
+    ASSERT_TRUE(account_->CreateDatabase(*json::Parse(R"({"id":"db"})"), {}).ok());
+    auto created = account_->CreateContainer(
+        "db", *json::Parse(R"({"id":"c","partitionKey":{"paths":["/pk"],"version":2},
+          "vectorEmbeddingPolicy":{"vectorEmbeddings":[{"path":"/e","dataType":"float32",
+            "distanceFunction":"cosine","dimensions":16}]},
+          "indexingPolicy":{"indexingMode":"consistent","includedPaths":[{"path":"/*"}],
+            "excludedPaths":[{"path":"/e/*"}],
+            "vectorIndexes":[{"path":"/e","type":"diskANN"}]}})"),
+        ThroughputRequest{12000, std::nullopt});
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+  }
+  std::shared_ptr<Container> C() { return *account_->GetContainer("db", "c"); }
+
+  void Put(const std::string& id, const std::vector<float>& v) {
+    std::string body = R"({"id":")" + id + R"(","pk":")" + id + R"(","e":[)";
+    for (size_t i = 0; i < v.size(); ++i) {
+      body += (i ? "," : "") + json::Write(json::Value::Double(v[i]));
+    }
+    body += "]}";
+    ItemWriteRequest request;
+    request.kind = WriteKind::kUpsert;
+    request.partition_key = {partition::PartitionKeyComponent::String(id)};
+    request.body = body;
+    ASSERT_TRUE(C()->WriteItem(request).ok());
+    // The test compares with the float32 the index stores.
+    items_[id] = v;
+  }
+  void Remove(const std::string& id) {
+    ASSERT_TRUE(
+        C()->DeleteItem({partition::PartitionKeyComponent::String(id)}, id, std::nullopt).ok());
+    items_.erase(id);
+  }
+  bool GraphsReady() {
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+      bool all = true;
+      for (const auto& p : C()->settings().partitions.partitions()) {
+        all = all && C()->VectorGraphSize(p.number, 0).has_value();
+      }
+      if (all) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+  struct Answer {
+    std::vector<std::string> ids;
+    size_t index_entries = 0;
+  };
+  Answer Top(size_t k, const std::vector<float>& q, const std::string& extra = "") {
+    std::string vector = "[";
+    for (size_t i = 0; i < q.size(); ++i)
+      vector += (i ? "," : "") + json::Write(json::Value::Double(q[i]));
+    vector += "]";
+    const std::string text = "SELECT TOP " + std::to_string(k) + " VALUE c.id FROM c " + extra +
+                             " ORDER BY VectorDistance(c.e, " + vector + ")";
+    auto query = query::Compile(text, {}, nullptr, &C()->vector_policy());
+    EXPECT_TRUE(query.ok()) << query.status().ToString();
+    auto page = C()->Query(**query, C()->FullScope(), 1000, "");
+    EXPECT_TRUE(page.ok()) << page.status().ToString();
+    Answer answer;
+    for (const std::string& doc : page->documents)
+      answer.ids.push_back(json::Parse(doc)->as_string());
+    answer.index_entries = page->index_entries;
+    return answer;
+  }
+
+  std::unique_ptr<Account> account_;
+  std::map<std::string, std::vector<float>> items_;
+};
+
+TEST_F(ContainerVectorGraphTest, TopQueriesUseTheBuiltGraphAndFollowWrites) {
+  const auto vectors = RandomVectors(1500, 16, 5);
+  for (size_t i = 0; i < 1000; ++i) Put("i" + std::to_string(i), vectors[i]);
+  const auto queries = RandomVectors(20, 16, 6);
+  // Before the graph is built the exact scan answers, reading every entry.
+  Answer before = Top(10, queries[0]);
+  EXPECT_EQ(before.index_entries, items_.size());
+  ASSERT_TRUE(GraphsReady());
+  // Writes after the build reach the graph.
+  for (size_t i = 1000; i < 1500; ++i) Put("i" + std::to_string(i), vectors[i]);
+  for (size_t i = 0; i < 300; ++i) Remove("i" + std::to_string(i));
+  size_t hits = 0;
+  for (const auto& q : queries) {
+    const Answer answer = Top(10, q);
+    EXPECT_LT(answer.index_entries, items_.size() / 4);
+    const std::set<std::string> exact = ExactNearest(DistanceFunction::kCosine, items_, q, 10);
+    ASSERT_EQ(answer.ids.size(), 10u);
+    for (const std::string& id : answer.ids) {
+      EXPECT_EQ(items_.count(id), 1u) << id << " was deleted";
+      hits += exact.count(id);
+    }
+  }
+  EXPECT_GE(static_cast<double>(hits) / (10.0 * queries.size()), 0.95);
+  // With a WHERE the exact scan answers: every entry is read, every match is ranked.
+  const Answer filtered = Top(5, queries[0], "WHERE c.pk != 'x'");
+  EXPECT_EQ(filtered.index_entries, items_.size());
+  std::set<std::string> exact = ExactNearest(DistanceFunction::kCosine, items_, queries[0], 5);
+  EXPECT_EQ(std::set<std::string>(filtered.ids.begin(), filtered.ids.end()), exact);
+}
+
+}  // namespace
+}  // namespace orrery::engine
