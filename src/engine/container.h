@@ -40,7 +40,7 @@
 
 namespace orrery::engine {
 
-class VectorGraph;  // vector_graph.h
+class ApproximateVectorIndex;  // approximate_vector_index.h
 
 struct ItemRecordView;  // item_record.h
 
@@ -191,13 +191,14 @@ class Container {
  public:
   Container(ContainerSettings settings, storage::Store& store, const Clock& clock,
             std::shared_ptr<ContainerWriteState> write_state);
-  // Stops and joins the building of diskANN graphs (container_vector_graph.cc).
+  // Stops and joins the building of approximate vector indexes (container_vector_graph.cc).
   ~Container();
   Container(const Container&) = delete;
   Container& operator=(const Container&) = delete;
 
-  // The items in the diskANN graph of a physical partition's vector index, or nullopt
-  // while it is not built (asking starts its build). For tests and benchmarks.
+  // The items in the approximate index (diskANN, quantizedFlat) of a physical
+  // partition's vector index, or nullopt while it is not built (asking starts its build).
+  // For tests and benchmarks.
   std::optional<size_t> VectorGraphSize(uint32_t partition, uint32_t vector_index) const;
 
   const ContainerSettings& settings() const { return settings_; }
@@ -575,9 +576,11 @@ class Container {
   // rows of the items nearest first, as many as the query can show (and a few more, as
   // the index holds float32 and the rows are sorted again by their exact scores).
   std::optional<uint32_t> VectorIndexOn(const query::VectorRanking& ranking) const;
-  // The diskANN graph of a partition's vector index when it is built, else null (and its
-  // build is started); null too for other index types.
-  std::shared_ptr<VectorGraph> ReadyGraph(uint32_t partition, uint32_t vector_index) const;
+  // The approximate index (a diskANN graph, quantizedFlat's quantized vectors) of a
+  // partition's vector index when it is built, else null (and its build is started); null
+  // too for flat indexes.
+  std::shared_ptr<ApproximateVectorIndex> ReadyGraph(uint32_t partition,
+                                                     uint32_t vector_index) const;
   // Keeps the built graphs current with a write's vector-index entries (both sorted).
   void NoteGraphChanges(const std::vector<std::string>& old_keys,
                         const std::vector<std::string>& new_keys) const;
@@ -636,8 +639,8 @@ class Container {
   const Clock& clock_;
   std::shared_ptr<ContainerWriteState> write_state_;
   uint64_t partition_map_generation_ = 0;
-  // diskANN graphs by (partition, vector index) and the thread that builds them; null
-  // without a diskANN index.
+  // Approximate vector indexes by (partition, vector index) and the thread that builds
+  // them; null without a diskANN or quantizedFlat index.
   struct VectorGraphs;
   static std::shared_ptr<VectorGraphs> MakeVectorGraphs(const query::VectorPolicy& policy);
   std::shared_ptr<VectorGraphs> graphs_;

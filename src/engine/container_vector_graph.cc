@@ -1,7 +1,7 @@
-// The diskANN graphs of a container (vector_graph.h): one per physical partition and
-// diskANN vector index, built on this container's own thread from the partition's
-// vector-index entries the first time a query asks for it, and kept current by every
-// write that changes an entry.
+// The approximate vector indexes of a container (approximate_vector_index.h): one per
+// physical partition and diskANN or quantizedFlat vector index, built on this
+// container's own thread from the partition's vector-index entries the first time a
+// query asks for it, and kept current by every write that changes an entry.
 
 #include <condition_variable>
 #include <deque>
@@ -12,6 +12,7 @@
 #include "common/encoding.h"
 #include "common/log.h"
 #include "engine/container.h"
+#include "engine/quantized_vectors.h"
 #include "engine/vector_graph.h"
 #include "index/vector_terms.h"
 #include "query/vector_policy.h"
@@ -41,7 +42,7 @@ struct Container::VectorGraphs {
 
   std::mutex mutex;
   std::condition_variable wake;
-  std::map<Key, std::shared_ptr<VectorGraph>> graphs;
+  std::map<Key, std::shared_ptr<ApproximateVectorIndex>> graphs;
   std::deque<Key> to_build;
   std::atomic<bool> stopping{false};
   std::thread builder;
@@ -51,7 +52,7 @@ struct Container::VectorGraphs {
 std::shared_ptr<Container::VectorGraphs> Container::MakeVectorGraphs(
     const query::VectorPolicy& policy) {
   for (const query::VectorIndexSpec& index : policy.indexes()) {
-    if (index.type == query::VectorIndexType::kDiskAnn) return std::make_shared<VectorGraphs>();
+    if (index.type != query::VectorIndexType::kFlat) return std::make_shared<VectorGraphs>();
   }
   return nullptr;
 }
@@ -66,11 +67,11 @@ Container::~Container() {
   if (graphs_->builder.joinable()) graphs_->builder.join();
 }
 
-std::shared_ptr<VectorGraph> Container::ReadyGraph(uint32_t partition,
-                                                   uint32_t vector_index) const {
+std::shared_ptr<ApproximateVectorIndex> Container::ReadyGraph(uint32_t partition,
+                                                              uint32_t vector_index) const {
   if (!graphs_ || vector_index >= vectors_->indexes().size()) return nullptr;
   const query::VectorIndexSpec& spec = vectors_->indexes()[vector_index];
-  if (spec.type != query::VectorIndexType::kDiskAnn) return nullptr;
+  if (spec.type == query::VectorIndexType::kFlat) return nullptr;
   const query::VectorEmbedding* embedding = vectors_->Find(spec.segments);
   if (embedding == nullptr) return nullptr;
   VectorGraphs& set = *graphs_;
@@ -79,10 +80,15 @@ std::shared_ptr<VectorGraph> Container::ReadyGraph(uint32_t partition,
   if (!added) return it->second->ready() ? it->second : nullptr;
   // Registered before its entries are read: the writes from now on reach it (queued
   // until the build ends), so none falls between the scan and the graph.
-  it->second = std::make_shared<VectorGraph>(
-      embedding->distance, static_cast<size_t>(embedding->dimensions),
-      spec.indexing_search_list_size > 0 ? static_cast<size_t>(spec.indexing_search_list_size)
-                                         : kDefaultSearchListSize);
+  const auto size = static_cast<size_t>(embedding->dimensions);
+  if (spec.type == query::VectorIndexType::kDiskAnn) {
+    it->second = std::make_shared<VectorGraph>(
+        embedding->distance, size,
+        spec.indexing_search_list_size > 0 ? static_cast<size_t>(spec.indexing_search_list_size)
+                                           : kDefaultSearchListSize);
+  } else {
+    it->second = std::make_shared<QuantizedVectors>(embedding->distance, size);
+  }
   set.any = true;
   set.to_build.push_back(it->first);
   if (!set.builder.joinable()) {
@@ -94,7 +100,7 @@ std::shared_ptr<VectorGraph> Container::ReadyGraph(uint32_t partition,
         if (graphs.stopping) return;
         const VectorGraphs::Key key = graphs.to_build.front();
         graphs.to_build.pop_front();
-        std::shared_ptr<VectorGraph> graph = graphs.graphs[key];
+        std::shared_ptr<ApproximateVectorIndex> graph = graphs.graphs[key];
         wait.unlock();
         const query::VectorIndexSpec& index = vectors_->indexes()[key.second];
         const int dimensions = vectors_->Find(index.segments)->dimensions;
@@ -128,7 +134,7 @@ std::shared_ptr<VectorGraph> Container::ReadyGraph(uint32_t partition,
 }
 
 std::optional<size_t> Container::VectorGraphSize(uint32_t partition, uint32_t vector_index) const {
-  std::shared_ptr<VectorGraph> graph = ReadyGraph(partition, vector_index);
+  std::shared_ptr<ApproximateVectorIndex> graph = ReadyGraph(partition, vector_index);
   if (!graph) return std::nullopt;
   return graph->size();
 }
@@ -136,7 +142,7 @@ std::optional<size_t> Container::VectorGraphSize(uint32_t partition, uint32_t ve
 void Container::NoteGraphChanges(const std::vector<std::string>& old_keys,
                                  const std::vector<std::string>& new_keys) const {
   if (!graphs_ || !graphs_->any.load()) return;
-  const auto graph_of = [&](std::string_view key) -> std::shared_ptr<VectorGraph> {
+  const auto graph_of = [&](std::string_view key) -> std::shared_ptr<ApproximateVectorIndex> {
     if (!IsVectorKey(key)) return nullptr;
     const VectorGraphs::Key at{DecodeFixed32BE(key.substr(kPartitionAt, 4)),
                                DecodeFixed32BE(key.substr(kVectorIndexAt, 4))};
@@ -145,7 +151,7 @@ void Container::NoteGraphChanges(const std::vector<std::string>& old_keys,
     return it == graphs_->graphs.end() ? nullptr : it->second;
   };
   const auto apply = [&](std::string_view key, bool added) {
-    std::shared_ptr<VectorGraph> graph = graph_of(key);
+    std::shared_ptr<ApproximateVectorIndex> graph = graph_of(key);
     if (!graph) return;
     const uint32_t vector_index = DecodeFixed32BE(key.substr(kVectorIndexAt, 4));
     const query::VectorEmbedding* embedding =

@@ -1,16 +1,16 @@
 // ORDER BY VectorDistance served by a vector index (index/vector_terms.h): every entry
 // of the scope's partitions is scored from its stored float32 vector, without parsing an
 // item, and the items are then read nearest first until the query has the rows it can
-// show (WHERE may reject some). `flat` and `quantizedFlat` indexes are answered this
-// way, exactly; a `diskANN` index by its graph (container_vector_graph.cc) once built,
-// for queries without WHERE that show a bounded number of rows.
+// show (WHERE may reject some). `flat` indexes are answered this way, exactly; `diskANN`
+// and `quantizedFlat` indexes by their approximate index (container_vector_graph.cc)
+// once built, for queries without WHERE that show a bounded number of rows.
 
 #include <algorithm>
 #include <cmath>
 
+#include "engine/approximate_vector_index.h"
 #include "engine/container.h"
 #include "engine/query_run.h"
-#include "engine/vector_graph.h"
 #include "index/vector_terms.h"
 #include "query/vector_policy.h"
 #include "query/vector_references.h"
@@ -23,11 +23,16 @@ namespace {
 // are ranked again by the exact scores of their items.
 constexpr size_t kExtraCandidates = 8;
 
+// quantizedFlat: the candidates its estimated distances rank best, as a multiple of the
+// rows wanted, whose items are read and ranked by their exact scores.
+constexpr size_t kQuantizedRerank = 4;
+
 std::string_view EpkOfItemSuffix(std::string_view suffix) {
   return suffix.substr(0, suffix.find('\0'));
 }
 
-// VectorDistance's score from a graph distance (VectorGraph::Nearest).
+// VectorDistance's score, or an estimate of it, from a distance of
+// ApproximateVectorIndex::Nearest (1 - score, or the squared Euclidean distance).
 double ScoreOfGraphDistance(query::DistanceFunction distance, float graph_distance) {
   if (distance == query::DistanceFunction::kEuclidean) {
     return std::sqrt(std::max(0.0, static_cast<double>(graph_distance)));
@@ -58,18 +63,26 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   const int dimensions = embedding->dimensions;
   const std::optional<int64_t> shown = ResultRowEnd(run.query);
   const size_t wanted = shown ? static_cast<size_t>(*shown) + kExtraCandidates : 0;
-  // A diskANN graph answers when the query shows a bounded number of rows, has no WHERE
-  // (the nearest items may not be the nearest matches), does not ask for brute force and
-  // measures as the graph does.
+  // A diskANN graph or quantizedFlat's quantized vectors answer when the query shows a
+  // bounded number of rows, has no WHERE (the nearest items may not be the nearest
+  // matches), does not ask for brute force and measures as the index does.
   const bool graph_may_answer =
       shown && !ranking.brute_force && !ranking.filtered && ranking.distance == embedding->distance;
   const std::vector<float> query_vector(ranking.vector.begin(), ranking.vector.end());
+  const bool quantized =
+      vectors_->indexes()[vector_index].type == query::VectorIndexType::kQuantizedFlat;
+  bool approximated = false;
   std::vector<std::pair<double, std::string>> candidates;
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
-    if (std::shared_ptr<VectorGraph> graph =
+    if (std::shared_ptr<ApproximateVectorIndex> approximate =
             graph_may_answer ? ReadyGraph(partition->number, vector_index) : nullptr) {
-      for (auto& [distance, item] : graph->Nearest(query_vector, wanted)) {
-        ++run.page.index_entries;
+      approximated = true;
+      std::vector<std::pair<float, std::string>> found =
+          approximate->Nearest(query_vector, quantized ? wanted * kQuantizedRerank : wanted);
+      // A graph reads the entries it returns (and a few more on its way); the quantized
+      // scan reads every vector's bytes.
+      run.page.index_entries += quantized ? approximate->size() : found.size();
+      for (auto& [distance, item] : found) {
         if (!run.scope.Contains(EpkOfItemSuffix(item))) continue;
         candidates.emplace_back(ScoreOfGraphDistance(ranking.distance, distance), std::move(item));
       }
@@ -98,7 +111,9 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   std::stable_sort(candidates.begin(), candidates.end(), [&](const auto& a, const auto& b) {
     return descending ? a.first > b.first : a.first < b.first;
   });
-  const size_t rows_wanted = shown ? wanted : candidates.size();
+  // Estimated distances: rank several times the rows shown by their exact scores.
+  const size_t rows_wanted =
+      !shown ? candidates.size() : (approximated && quantized ? wanted * kQuantizedRerank : wanted);
   for (const auto& [score, suffix] : candidates) {
     if (run.rows.size() >= rows_wanted) break;
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, suffix));

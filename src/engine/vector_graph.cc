@@ -28,7 +28,7 @@ struct VectorGraph::Index {
 
 VectorGraph::VectorGraph(query::DistanceFunction distance, size_t dimensions,
                          size_t search_list_size)
-    : distance_(distance),
+    : ApproximateVectorIndex(distance),
       dimensions_(dimensions),
       index_(std::make_unique<Index>(distance, dimensions)) {
   index_->graph.setEf(std::max<size_t>(search_list_size, 10));
@@ -40,55 +40,13 @@ VectorGraph::~VectorGraph() = default;
 // measures 1 - a.b); a zero vector has no cosine and is left out.
 std::vector<float> VectorGraph::Prepared(std::span<const float> vector) const {
   std::vector<float> out(vector.begin(), vector.end());
-  if (distance_ != query::DistanceFunction::kCosine) return out;
+  if (distance() != query::DistanceFunction::kCosine) return out;
   double norm = 0;
   for (float v : out) norm += static_cast<double>(v) * v;
   if (norm == 0) return {};
   const double scale = 1 / std::sqrt(norm);
   for (float& v : out) v = static_cast<float>(v * scale);
   return out;
-}
-
-void VectorGraph::Put(std::string_view item, std::span<const float> vector) {
-  std::unique_lock lock(mutex_);
-  if (!ready_) {
-    queued_.push_back(Queued{std::string(item), std::vector<float>(vector.begin(), vector.end())});
-    return;
-  }
-  PutLocked(item, vector);
-}
-
-void VectorGraph::Remove(std::string_view item) {
-  std::unique_lock lock(mutex_);
-  if (!ready_) {
-    queued_.push_back(Queued{std::string(item), {}});
-    return;
-  }
-  RemoveLocked(item);
-}
-
-void VectorGraph::AddFromScan(std::string_view item, std::span<const float> vector) {
-  std::unique_lock lock(mutex_);
-  PutLocked(item, vector);
-}
-
-void VectorGraph::FinishBuild() {
-  std::unique_lock lock(mutex_);
-  for (const Queued& change : queued_) {
-    if (change.vector.empty()) {
-      RemoveLocked(change.item);
-    } else {
-      PutLocked(change.item, change.vector);
-    }
-  }
-  queued_.clear();
-  queued_.shrink_to_fit();
-  ready_ = true;
-}
-
-bool VectorGraph::ready() const {
-  std::shared_lock lock(mutex_);
-  return ready_;
 }
 
 void VectorGraph::PutLocked(std::string_view item, std::span<const float> vector) {
@@ -124,14 +82,12 @@ void VectorGraph::RemoveLocked(std::string_view item) {
   --live_count_;
 }
 
-std::vector<std::pair<float, std::string>> VectorGraph::Nearest(std::span<const float> query,
-                                                                size_t count) const {
+std::vector<std::pair<float, std::string>> VectorGraph::NearestLocked(std::span<const float> query,
+                                                                      size_t count) const {
   std::vector<std::pair<float, std::string>> out;
   if (query.size() != dimensions_) return out;
   const std::vector<float> point = Prepared(query);
-  if (point.empty()) return out;
-  std::shared_lock lock(mutex_);
-  if (!ready_ || live_count_ == 0) return out;
+  if (point.empty() || live_count_ == 0) return out;
   auto found = index_->graph.searchKnn(point.data(), std::min(count, live_count_));
   out.reserve(found.size());
   while (!found.empty()) {
@@ -139,11 +95,6 @@ std::vector<std::pair<float, std::string>> VectorGraph::Nearest(std::span<const 
     found.pop();
   }
   return out;
-}
-
-size_t VectorGraph::size() const {
-  std::shared_lock lock(mutex_);
-  return live_count_;
 }
 
 }  // namespace orrery::engine
