@@ -80,8 +80,8 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
       std::vector<std::pair<float, std::string>> found =
           approximate->Nearest(query_vector, quantized ? wanted * kQuantizedRerank : wanted);
       // A graph reads the entries it returns (and a few more on its way); the quantized
-      // scan reads every vector's bytes.
-      run.page.index_entries += quantized ? approximate->size() : found.size();
+      // scan reads every vector's bytes, a quarter of an entry's float32 each.
+      run.page.index_entries += quantized ? (approximate->size() + 3) / 4 : found.size();
       for (auto& [distance, item] : found) {
         if (!run.scope.Contains(EpkOfItemSuffix(item))) continue;
         candidates.emplace_back(ScoreOfGraphDistance(ranking.distance, distance), std::move(item));
