@@ -121,8 +121,13 @@ std::shared_ptr<ApproximateVectorIndex> Container::ReadyGraph(uint32_t partition
           return !graphs.stopping.load();
         });
         if (!status.ok()) {
-          Log(LogLevel::kError, "building the diskANN graph of container " + settings_.id +
-                                    " failed: " + status.ToString());
+          // Incomplete: dropped, so that the exact scan answers and a later query builds
+          // it again.
+          Log(LogLevel::kError, "building an approximate vector index of container " +
+                                    settings_.id + " failed: " + status.ToString());
+          std::lock_guard drop(graphs.mutex);
+          graphs.graphs.erase(key);
+          continue;
         }
         graph->FinishBuild();
       }

@@ -31,6 +31,17 @@ std::string_view EpkOfItemSuffix(std::string_view suffix) {
   return suffix.substr(0, suffix.find('\0'));
 }
 
+// Whether the scope holds every item of the partition, so that the partition's approximate
+// index answers for the scope (one logical partition's nearest items may all lie beyond
+// the partition's nearest few).
+bool CoversPartition(const ReadScope& scope, const PhysicalPartition& partition) {
+  if (scope.exact_epk) return false;
+  const bool low = scope.range.min <= partition.min_inclusive;
+  const bool high = scope.range.max == "FF" ||
+                    (partition.max_exclusive != "FF" && partition.max_exclusive <= scope.range.max);
+  return low && high;
+}
+
 // VectorDistance's score, or an estimate of it, from a distance of
 // ApproximateVectorIndex::Nearest (1 - score, or the squared Euclidean distance).
 double ScoreOfGraphDistance(query::DistanceFunction distance, float graph_distance) {
@@ -75,7 +86,9 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   std::vector<std::pair<double, std::string>> candidates;
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
     if (std::shared_ptr<ApproximateVectorIndex> approximate =
-            graph_may_answer ? ReadyGraph(partition->number, vector_index) : nullptr) {
+            graph_may_answer && CoversPartition(run.scope, *partition)
+                ? ReadyGraph(partition->number, vector_index)
+                : nullptr) {
       approximated = true;
       std::vector<std::pair<float, std::string>> found =
           approximate->Nearest(query_vector, quantized ? wanted * kQuantizedRerank : wanted);

@@ -226,7 +226,8 @@ class ContainerVectorGraphTest : public ::testing::TestWithParam<const char*> {
     std::vector<std::string> ids;
     size_t index_entries = 0;
   };
-  Answer Top(size_t k, const std::vector<float>& q, const std::string& extra = "") {
+  Answer Top(size_t k, const std::vector<float>& q, const std::string& extra = "",
+             std::optional<ReadScope> scope = std::nullopt) {
     std::string vector = "[";
     for (size_t i = 0; i < q.size(); ++i)
       vector += (i ? "," : "") + json::Write(json::Value::Double(q[i]));
@@ -235,7 +236,7 @@ class ContainerVectorGraphTest : public ::testing::TestWithParam<const char*> {
                              " ORDER BY VectorDistance(c.e, " + vector + ")";
     auto query = query::Compile(text, {}, nullptr, &C()->vector_policy());
     EXPECT_TRUE(query.ok()) << query.status().ToString();
-    auto page = C()->Query(**query, C()->FullScope(), 1000, "");
+    auto page = C()->Query(**query, scope.value_or(C()->FullScope()), 1000, "");
     EXPECT_TRUE(page.ok()) << page.status().ToString();
     Answer answer;
     for (const std::string& doc : page->documents)
@@ -279,6 +280,13 @@ TEST_P(ContainerVectorGraphTest, TopQueriesUseTheBuiltIndexAndFollowWrites) {
   EXPECT_EQ(filtered.index_entries, items_.size());
   std::set<std::string> exact = ExactNearest(DistanceFunction::kCosine, items_, queries[0], 5);
   EXPECT_EQ(std::set<std::string>(filtered.ids.begin(), filtered.ids.end()), exact);
+  // One logical partition (each item has its own key here): its item, whatever the
+  // partition's nearest items are.
+  ReadScope logical;
+  logical.exact_epk = partition::EffectivePartitionKey(
+      C()->settings().partition_key, {partition::PartitionKeyComponent::String("i700")});
+  logical.range = EpkRange{*logical.exact_epk, *logical.exact_epk + "\x01"};
+  EXPECT_EQ(Top(3, queries[0], "", logical).ids, std::vector<std::string>{"i700"});
 }
 
 INSTANTIATE_TEST_SUITE_P(IndexTypes, ContainerVectorGraphTest,
