@@ -23,10 +23,6 @@ namespace {
 // are ranked again by the exact scores of their items.
 constexpr size_t kExtraCandidates = 8;
 
-// quantizedFlat: the candidates its estimated distances rank best, as a multiple of the
-// rows wanted, whose items are read and ranked by their exact scores.
-constexpr size_t kQuantizedRerank = 4;
-
 std::string_view EpkOfItemSuffix(std::string_view suffix) {
   return suffix.substr(0, suffix.find('\0'));
 }
@@ -90,8 +86,12 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
                 ? ReadyGraph(partition->number, vector_index)
                 : nullptr) {
       approximated = true;
-      std::vector<std::pair<float, std::string>> found =
-          approximate->Nearest(query_vector, quantized ? wanted * kQuantizedRerank : wanted);
+      // The graph keeps rows x searchListSizeMultiplier candidates while it searches
+      // (and returns them all: their distances are exact); the quantized scan returns
+      // rows x quantizedVectorListMultiplier to rank exactly.
+      std::vector<std::pair<float, std::string>> found = approximate->Nearest(
+          query_vector, wanted * static_cast<size_t>(quantized ? ranking.quantized_list_multiplier
+                                                               : ranking.search_list_multiplier));
       // A graph reads the entries it returns (and a few more on its way); the quantized
       // scan reads every vector's bytes, a quarter of an entry's float32 each.
       run.page.index_entries += quantized ? (approximate->size() + 3) / 4 : found.size();
@@ -126,7 +126,10 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   });
   // Estimated distances: rank several times the rows shown by their exact scores.
   const size_t rows_wanted =
-      !shown ? candidates.size() : (approximated && quantized ? wanted * kQuantizedRerank : wanted);
+      !shown ? candidates.size()
+             : (approximated && quantized
+                    ? wanted * static_cast<size_t>(ranking.quantized_list_multiplier)
+                    : wanted);
   for (const auto& [score, suffix] : candidates) {
     if (run.rows.size() >= rows_wanted) break;
     ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, suffix));

@@ -264,8 +264,11 @@ TEST_P(ContainerVectorGraphTest, TopQueriesUseTheBuiltIndexAndFollowWrites) {
   for (const auto& q : queries) {
     const Answer answer = Top(10, q);
     // The graph reads what it returns; the quantized scan every vector's bytes.
+    // (TOP 10 + 8 extra rows, times the default searchListSizeMultiplier 10, in each of
+    // the 2 partitions.)
     if (std::string(GetParam()) == "diskANN") {
-      EXPECT_LT(answer.index_entries, items_.size() / 4);
+      EXPECT_LE(answer.index_entries, 2u * 18 * 10);
+      EXPECT_LT(answer.index_entries, items_.size());
     }
     const std::set<std::string> exact = ExactNearest(DistanceFunction::kCosine, items_, q, 10);
     ASSERT_EQ(answer.ids.size(), 10u);

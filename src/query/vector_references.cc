@@ -1,5 +1,6 @@
 #include "query/vector_references.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -107,6 +108,17 @@ class VectorResolver {
 
 }  // namespace
 
+namespace {
+
+// A search-list multiplier of VectorDistance's options, kept within the documented 1..100.
+int Multiplier(const json::Value& options, std::string_view name, int fallback) {
+  const json::Value* value = options.is_object() ? options.Find(name) : nullptr;
+  if (value == nullptr || !value->is_number()) return fallback;
+  return static_cast<int>(std::clamp(value->as_double(), 1.0, 100.0));
+}
+
+}  // namespace
+
 bool IsVectorDistanceCall(const ast::Expr& expr) { return IsCallOf(expr, "VectorDistance"); }
 
 std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound) {
@@ -134,6 +146,11 @@ std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound) {
                                   : nullptr;
     out.brute_force = brute_force != nullptr && brute_force->is_bool() && brute_force->as_bool();
     out.filtered = q.where != nullptr;
+    const json::Value& options = ast::As<ast::LiteralExpr>(*call.args[3]).value;
+    out.search_list_multiplier =
+        Multiplier(options, "searchListSizeMultiplier", out.search_list_multiplier);
+    out.quantized_list_multiplier =
+        Multiplier(options, "quantizedVectorListMultiplier", out.quantized_list_multiplier);
     for (const json::Value& x : vector->as_array()) {
       if (!x.is_number()) return std::nullopt;
       out.vector.push_back(x.as_double());

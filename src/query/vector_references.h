@@ -30,6 +30,11 @@ struct VectorRanking {
   bool brute_force = false;
   // The query has a WHERE clause: the nearest items may not be the nearest matches.
   bool filtered = false;
+  // The options' searchListSizeMultiplier (diskANN: the candidates kept, as a multiple
+  // of the rows) and quantizedVectorListMultiplier (quantizedFlat: the candidates ranked
+  // exactly, likewise): 1 to 100, by default 10 and 5 (the service's documentation).
+  int search_list_multiplier = 10;
+  int quantized_list_multiplier = 5;
 };
 std::optional<VectorRanking> FindVectorRanking(const BoundQuery& bound);
 
