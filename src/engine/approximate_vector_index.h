@@ -50,6 +50,16 @@ class ApproximateVectorIndex {
   size_t size() const;
 
  protected:
+  // The items of a max-heap of (distance, slot) pairs, `items` by slot; empties it.
+  template <typename Heap>
+  static std::vector<std::pair<float, std::string>> Drain(Heap& heap,
+                                                          const std::vector<std::string>& items) {
+    std::vector<std::pair<float, std::string>> out;
+    out.reserve(heap.size());
+    for (; !heap.empty(); heap.pop()) out.emplace_back(heap.top().first, items[heap.top().second]);
+    return out;
+  }
+
   virtual void PutLocked(std::string_view item, std::span<const float> vector) = 0;
   virtual void RemoveLocked(std::string_view item) = 0;
   virtual void ScanFinishedLocked() {}

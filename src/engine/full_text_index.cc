@@ -12,16 +12,6 @@ namespace {
 // container and the partition.
 constexpr size_t kPathStart = 9;
 
-const json::Value* At(const json::Value& document, const std::vector<std::string>& path) {
-  const json::Value* at = &document;
-  for (const std::string& name : path) {
-    if (!at->is_object()) return nullptr;
-    at = at->Find(name);
-    if (at == nullptr) return nullptr;
-  }
-  return at;
-}
-
 }  // namespace
 
 std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
@@ -36,7 +26,7 @@ void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
                              const index::ItemLocation& where, std::vector<std::string>& keys) {
   if (!policy.enabled()) return;
   for (const index::PathSegments& path : policy.full_text_paths()) {
-    const json::Value* text = At(document, path);
+    const json::Value* text = document.FindPath(path);
     if (text == nullptr || !text->is_string()) continue;
     std::vector<std::string> stems;
     for (query::AnalyzedWord& word :

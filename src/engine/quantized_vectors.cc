@@ -88,8 +88,7 @@ void QuantizedVectors::Encode(size_t slot, std::span<const float> vector) {
 
 std::vector<std::pair<float, std::string>> QuantizedVectors::NearestLocked(
     std::span<const float> query, size_t count) const {
-  std::vector<std::pair<float, std::string>> out;
-  if (query.size() != dimensions_ || count == 0) return out;
+  if (query.size() != dimensions_ || count == 0) return {};
   // q . decoded(x) = sum q_d low_d + sum (q_d step_d) code_d: one pass of bytes per item.
   std::vector<float> scaled(dimensions_);
   double base = 0, query_norm = 0;
@@ -98,7 +97,7 @@ std::vector<std::pair<float, std::string>> QuantizedVectors::NearestLocked(
     base += static_cast<double>(query[d]) * low_[d];
     query_norm += static_cast<double>(query[d]) * query[d];
   }
-  if (distance() == query::DistanceFunction::kCosine && query_norm == 0) return out;
+  if (distance() == query::DistanceFunction::kCosine && query_norm == 0) return {};
   std::priority_queue<std::pair<float, size_t>> best;  // the worst kept on top
   for (size_t slot = 0; slot < items_.size(); ++slot) {
     if (items_[slot].empty()) continue;
@@ -127,12 +126,7 @@ std::vector<std::pair<float, std::string>> QuantizedVectors::NearestLocked(
       best.emplace(static_cast<float>(distance), slot);
     }
   }
-  out.reserve(best.size());
-  while (!best.empty()) {
-    out.emplace_back(best.top().first, items_[best.top().second]);
-    best.pop();
-  }
-  return out;
+  return Drain(best, items_);
 }
 
 }  // namespace orrery::engine

@@ -94,17 +94,11 @@ void VectorGraph::RemoveLocked(std::string_view item) {
 
 std::vector<std::pair<float, std::string>> VectorGraph::NearestLocked(std::span<const float> query,
                                                                       size_t count) const {
-  std::vector<std::pair<float, std::string>> out;
-  if (query.size() != dimensions_) return out;
+  if (query.size() != dimensions_) return {};
   const std::vector<float> point = Prepared(query);
-  if (point.empty() || live_count_ == 0) return out;
+  if (point.empty() || live_count_ == 0) return {};
   auto found = index_->graph.searchKnn(point.data(), std::min(count, live_count_));
-  out.reserve(found.size());
-  while (!found.empty()) {
-    out.emplace_back(found.top().first, items_[found.top().second]);
-    found.pop();
-  }
-  return out;
+  return Drain(found, items_);
 }
 
 }  // namespace orrery::engine

@@ -8,16 +8,6 @@
 namespace orrery::index {
 namespace {
 
-const json::Value* At(const json::Value& document, const std::vector<std::string>& path) {
-  const json::Value* at = &document;
-  for (const std::string& name : path) {
-    if (!at->is_object()) return nullptr;
-    at = at->Find(name);
-    if (at == nullptr) return nullptr;
-  }
-  return at;
-}
-
 void AppendFloat(std::string& key, float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
@@ -42,7 +32,7 @@ std::vector<std::string> VectorEntryKeys(const query::VectorPolicy& policy,
   for (size_t i = 0; i < indexes.size(); ++i) {
     const query::VectorEmbedding* embedding = policy.Find(indexes[i].segments);
     if (embedding == nullptr) continue;
-    const json::Value* value = At(document, embedding->segments);
+    const json::Value* value = document.FindPath(embedding->segments);
     if (value == nullptr || !value->is_array() ||
         value->as_array().size() != static_cast<size_t>(embedding->dimensions)) {
       continue;

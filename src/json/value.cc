@@ -78,6 +78,15 @@ const Value* Value::Find(std::string_view key) const {
   return nullptr;
 }
 
+const Value* Value::FindPath(const std::vector<std::string>& names) const {
+  const Value* at = this;
+  for (const std::string& name : names) {
+    at = at->Find(name);
+    if (at == nullptr) return nullptr;
+  }
+  return at;
+}
+
 Value* Value::Find(std::string_view key) {
   return const_cast<Value*>(static_cast<const Value*>(this)->Find(key));
 }

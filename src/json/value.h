@@ -57,6 +57,9 @@ class Value {
   // until the object is modified.
   const Value* Find(std::string_view key) const;
   Value* Find(std::string_view key);
+  // The value at a path of member names from this one; nullptr when a step is absent
+  // or not an object.
+  const Value* FindPath(const std::vector<std::string>& names) const;
   // Sets (replacing in place, or appending) a member. REQUIRES: is_object().
   void Set(std::string key, Value value);
   // Removes a member if present; returns whether it was. REQUIRES: is_object().
