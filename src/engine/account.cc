@@ -10,6 +10,7 @@
 #include "engine/expiry_index.h"
 #include "engine/item_rules.h"
 #include "engine/resource_id.h"
+#include "engine/result_cursors.h"
 #include "index/index_key.h"
 #include "json/json.h"
 #include "storage/keys.h"
@@ -112,7 +113,9 @@ Status ValidateThroughput(const ThroughputRequest& t) {
 }
 
 Account::Account(AccountOptions options, std::unique_ptr<storage::Store> store)
-    : options_(std::move(options)), store_(std::move(store)) {}
+    : options_(std::move(options)),
+      store_(std::move(store)),
+      result_cursors_(std::make_shared<ResultCursors>()) {}
 
 // After Load: the background work reads the catalog Load builds.
 void Account::StartBackgroundWork() {
@@ -238,6 +241,7 @@ Result<std::shared_ptr<Container>> Account::OpenContainer(
     ORRERY_ASSIGN_OR_RETURN(write_state->item_numbers,
                             NumberAllocator::Open(*store_, ItemNumbersKey(settings.number)));
   }
+  if (!write_state->result_cursors) write_state->result_cursors = result_cursors_;
   return std::make_shared<Container>(std::move(settings), *store_, *options_.clock,
                                      std::move(write_state));
 }

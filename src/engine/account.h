@@ -188,6 +188,8 @@ class Account {
   mutable std::shared_mutex mutex_;
   std::map<std::string, DatabaseEntry, std::less<>> databases_;
   std::map<ContainerKey, std::shared_ptr<Container>> containers_;
+  // Query results kept between pages, bounded for all containers together.
+  std::shared_ptr<ResultCursors> result_cursors_;
   // Its destructor stops and joins the rebuilds before the store goes away.
   IndexRebuilder index_rebuilder_;
   // Last, for the same reason: the background deletion of expired items.

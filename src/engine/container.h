@@ -41,6 +41,7 @@
 namespace orrery::engine {
 
 class ApproximateVectorIndex;  // approximate_vector_index.h
+class ResultCursors;           // result_cursors.h
 
 struct ItemRecordView;  // item_record.h
 
@@ -185,6 +186,9 @@ struct ContainerWriteState {
   PathPresence presence;
   // Whether the expiry index (expiry_index.h) holds every item; the TTL purge reads it.
   std::atomic<bool> expiry_index_kept{false};
+  // Results kept between query pages (result_cursors.h), shared by the account's
+  // containers; null: none kept.
+  std::shared_ptr<ResultCursors> result_cursors;
 };
 
 class Container {

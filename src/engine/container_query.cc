@@ -9,7 +9,8 @@
 // The whole WHERE is evaluated on every loaded item, so the index only narrows. Rows
 // that keep the storage order stream (TOP, OFFSET and LIMIT count them); the shapes no
 // index can order (ORDER BY with an equality seek, aggregates without GROUP BY, GROUP
-// BY or DISTINCT over expressions only) are evaluated whole for each page. An equality with
+// BY or DISTINCT over expressions only) are evaluated whole by their first page, which
+// keeps the rest for the pages after it (result_cursors.h). An equality with
 // one ORDER BY key is sought only while its matches are few enough that reading them on
 // every page costs less than streaming the ORDER BY path (StreamingReadsLess).
 // A page that runs past QueryPageTimeBudget ends early with a continuation.
@@ -29,6 +30,7 @@
 #include "engine/item_record.h"
 #include "engine/query_routing.h"
 #include "engine/query_run.h"
+#include "engine/result_cursors.h"
 #include "index/index_key.h"
 #include "index/index_scan.h"
 #include "json/json.h"
@@ -99,6 +101,19 @@ using Clock = std::chrono::steady_clock;
 
 double MillisSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// What a kept result is served to: this query, over this scope of this container.
+uint64_t CursorFingerprint(const query::CompiledQuery& query, const ReadScope& scope,
+                           const std::string& container_rid) {
+  std::string identity = std::to_string(query.fingerprint());
+  for (const std::string* part : {&container_rid, &scope.range.min, &scope.range.max,
+                                  scope.exact_epk ? &*scope.exact_epk : &container_rid}) {
+    identity += '\0';
+    identity += *part;
+  }
+  identity += scope.exact_epk ? '1' : '0';
+  return std::hash<std::string>{}(identity);
 }
 
 // Up to this many index matches are put in creation order by reading their numbers;
@@ -470,9 +485,32 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   };
 
   if (!query.keeps_row_order()) {
-    // Evaluated whole for every page: no index gives these rows in the result's order.
+    // Evaluated whole: no index gives these rows in the result's order. The first page
+    // keeps what it does not return (result_cursors.h); later pages read from that.
     if (!expect_token({DecodedToken::Kind::kOffset})) return TokenOfAnotherQuery();
     const auto start = static_cast<size_t>(token.number);
+    ResultCursors* cursors = write_state_->result_cursors.get();
+    const uint64_t fingerprint = CursorFingerprint(query, scope, settings_.rid);
+    if (token.cursor != 0 && cursors != nullptr) {
+      if (std::shared_ptr<const ResultCursors::Kept> kept =
+              cursors->Find(token.cursor, fingerprint)) {
+        if (start < kept->first || start > kept->first + kept->rows.size()) {
+          return TokenOfAnotherQuery();
+        }
+        size_t end = start;
+        for (; end < kept->first + kept->rows.size() &&
+               end - start < static_cast<size_t>(max_items) && !page.full();
+             ++end) {
+          page.Add(kept->rows[end - kept->first]);
+        }
+        if (end < kept->first + kept->rows.size()) {
+          page.continuation = EncodeOffsetToken(end, token.cursor);
+        } else {
+          cursors->Release(token.cursor);
+        }
+        return page;
+      }
+    }
     const auto evaluate_in_order = [&](const CreationPosition&, std::string_view,
                                        std::string_view json) { return evaluate(json); };
     const query::VectorRanking* nearest = query.vector_ranking();
@@ -508,7 +546,17 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     for (; end < last && !page.full(); ++end) {
       page.Add(json::Write(result[end]));
     }
-    if (end < result.size()) page.continuation = EncodeOffsetToken(end);
+    if (end < result.size()) {
+      uint64_t cursor = 0;
+      if (cursors != nullptr) {
+        ResultCursors::Kept rest;
+        rest.first = end;
+        rest.rows.reserve(result.size() - end);
+        for (size_t i = end; i < result.size(); ++i) rest.rows.push_back(json::Write(result[i]));
+        cursor = cursors->Keep(fingerprint, std::move(rest));
+      }
+      page.continuation = EncodeOffsetToken(end, cursor);
+    }
     return page;
   }
 

@@ -152,12 +152,19 @@ Result<DecodedToken> DecodeInGroup(std::string_view raw, DecodedToken::Kind kind
 Result<DecodedToken> DecodeKeyOrOffset(std::string_view raw) {
   DecodedToken out;
   out.kind = raw[0] == 'O' ? DecodedToken::Kind::kOffset : DecodedToken::Kind::kKey;
-  const size_t colon = out.is_offset() ? raw.size() : raw.find(':');
-  if (colon == std::string_view::npos) return Malformed();
+  const size_t colon = raw.find(':');
+  if (colon == std::string_view::npos && !out.is_offset()) return Malformed();
   const std::optional<int64_t> number = Number(raw.substr(1, colon - 1));
   if (!number) return Malformed();
   out.number = *number;
-  if (!out.is_offset()) out.key_suffix = std::string(raw.substr(colon + 1));
+  if (!out.is_offset()) {
+    out.key_suffix = std::string(raw.substr(colon + 1));
+  } else if (colon != std::string_view::npos) {
+    const std::optional<std::string> cursor = Unhex(raw.substr(colon + 1));
+    if (!cursor || cursor->size() != 8) return Malformed();
+    for (const char byte : *cursor) out.cursor = (out.cursor << 8) | static_cast<uint8_t>(byte);
+    if (out.cursor == 0) return Malformed();
+  }
   return out;
 }
 
@@ -171,7 +178,15 @@ bool LooksLikeEarlierToken(std::string_view raw) {
 std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted) {
   return Seal("K" + std::to_string(emitted) + ":" + std::string(key_suffix));
 }
-std::string EncodeOffsetToken(size_t offset) { return Seal("O" + std::to_string(offset)); }
+std::string EncodeOffsetToken(size_t offset, uint64_t cursor) {
+  std::string raw = "O" + std::to_string(offset);
+  if (cursor != 0) {
+    std::string bytes;
+    AppendFixed64BE(bytes, cursor);
+    raw += ":" + Hex(bytes);
+  }
+  return Seal(std::move(raw));
+}
 
 std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted,
                                 size_t in_item_rows, uint64_t in_item) {

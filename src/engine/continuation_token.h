@@ -4,8 +4,10 @@
 // ended, so that the next page starts there without redoing the earlier ones; forms
 // (before the integrity tag and base64):
 //   "K<n>:<key suffix>"  resume after this item key; n rows already returned (for TOP)
-//   "O<offset>"          resume a fully evaluated result at this row (the shapes no
-//                        index can stream: they are evaluated whole for every page)
+//   "O<offset>(:<hex cursor>)"  resume a fully evaluated result at this row (the shapes
+//                        no index can stream): read from the result kept under the
+//                        cursor id (result_cursors.h), or, when it is gone, from the
+//                        query evaluated whole again
 //   "C<n>(:<min>:<max>:<number>)+"  resume in creation order: every EPK range before the
 //                        first min is done, and in each [min, max) listed (the physical
 //                        partition the page ended in, then what remains of the ones a
@@ -40,7 +42,8 @@ namespace orrery::engine {
 inline constexpr const char* kInvalidContinuation = "Invalid Continuation Token";
 
 std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted);
-std::string EncodeOffsetToken(size_t offset);
+// `cursor`: the id of the kept result (0: none kept).
+std::string EncodeOffsetToken(size_t offset, uint64_t cursor = 0);
 // `in_item_rows` > 0: the page ended after that many rows of item `in_item`.
 std::string EncodeCreationToken(const std::vector<CreationPosition>& positions, int64_t emitted,
                                 size_t in_item_rows = 0, uint64_t in_item = 0);
@@ -70,6 +73,8 @@ struct DecodedToken {
   // returned (0: after whole items).
   size_t in_item_rows = 0;
   uint64_t in_item = 0;
+  // kOffset: the id of the kept result, or 0.
+  uint64_t cursor = 0;
 };
 
 // Errors: BadRequest starting with kInvalidContinuation, saying whether the token is

@@ -62,5 +62,17 @@ TEST(ContinuationTokenTest, InPositionAndInItemTokensRoundTrip) {
   EXPECT_EQ(whole->in_item_rows, 0u);
 }
 
+TEST(ContinuationTokenTest, OffsetTokensCarryTheirCursorId) {
+  Result<DecodedToken> kept = DecodeToken(EncodeOffsetToken(120, 0x8000000000000001ull));
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  EXPECT_EQ(kept->kind, DecodedToken::Kind::kOffset);
+  EXPECT_EQ(kept->number, 120);
+  EXPECT_EQ(kept->cursor, 0x8000000000000001ull);
+  Result<DecodedToken> none = DecodeToken(EncodeOffsetToken(7));
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->number, 7);
+  EXPECT_EQ(none->cursor, 0u);
+}
+
 }  // namespace
 }  // namespace orrery::engine

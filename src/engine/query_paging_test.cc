@@ -501,6 +501,70 @@ TEST_F(QueryPagingTest, APageOutOfTimeEndsEarlyAndResumesExactly) {
   EXPECT_EQ(groups.rows.size(), static_cast<size_t>(kTeams));
 }
 
+// GROUP BY over an expression: no index orders its groups, so the first page evaluates
+// the query whole and keeps the rest of the result (result_cursors.h); every later page
+// reads from what was kept, and sees the result as of the first page.
+TEST_F(QueryPagingTest, GroupsOfAnExpressionAreEvaluatedOnceAndLaterPagesReadNothing) {
+  const std::string text =
+      "SELECT LOWER(c.team) AS team, COUNT(1) AS cnt FROM c GROUP BY LOWER(c.team)";
+  // Expected groups, computed here from the written data.
+  std::map<std::string, int> expected;
+  for (const auto& [id, team] : team_of_) ++expected[team];
+  const Paged paged = All(text, 5, [&](size_t page) {
+    // Writes between pages: new items of a new team and of an existing one.
+    Write("late" + std::to_string(page), "p1", "", page % 2 == 0 ? "t0" : "zz-late");
+  });
+  EXPECT_EQ(paged.pages, (expected.size() + 4) / 5);
+  // Only the first page read items: each item once in all.
+  EXPECT_EQ(paged.loaded, static_cast<size_t>(kItems));
+  EXPECT_EQ(paged.most_loaded_by_a_page, static_cast<size_t>(kItems));
+  std::map<std::string, int> got;
+  for (const std::string& row : paged.rows) {
+    const json::Value value = J(row);
+    EXPECT_TRUE(
+        got.emplace(value.Find("team")->as_string(), static_cast<int>(value.Find("cnt")->as_int()))
+            .second)
+        << "group returned twice: " << row;
+  }
+  // The writes between pages changed nothing the pages returned: one point in time.
+  EXPECT_EQ(got, expected);
+}
+
+TEST_F(QueryPagingTest, DistinctOfAnExpressionPagesThroughTheResultOfTheFirstPage) {
+  const std::string text = "SELECT DISTINCT VALUE c.n % 100 FROM c";
+  const Paged whole = All(text, 1000);
+  ASSERT_EQ(whole.rows.size(), 100u);
+  const Paged paged = All(text, 7);
+  EXPECT_EQ(paged.rows, whole.rows);
+  EXPECT_EQ(paged.loaded, static_cast<size_t>(kItems));
+  std::set<int> values;
+  for (const std::string& row : paged.rows) values.insert(static_cast<int>(J(row).as_int()));
+  EXPECT_EQ(values.size(), 100u);
+  EXPECT_EQ(*values.begin(), 0);
+  EXPECT_EQ(*values.rbegin(), 99);
+}
+
+// The kept result is served only to the query it was kept for: the token of one query
+// given with another of the same shape evaluates that other query, as if nothing had been
+// kept (a token names an offset into the result, which any such query can resume).
+TEST_F(QueryPagingTest, AKeptResultIsNotServedToAnotherQuery) {
+  Result<FeedPage> first = Page("SELECT DISTINCT VALUE c.n % 10 FROM c", 4, "");
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(first->continuation);
+  Result<FeedPage> other = Page("SELECT DISTINCT VALUE c.n % 20 FROM c", 4, *first->continuation);
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  EXPECT_EQ(other->loaded_count, static_cast<size_t>(kItems));
+  const Paged whole = All("SELECT DISTINCT VALUE c.n % 20 FROM c", 1000);
+  ASSERT_EQ(whole.rows.size(), 20u);
+  EXPECT_EQ(other->documents,
+            std::vector<std::string>(whole.rows.begin() + 4, whole.rows.begin() + 8));
+  // The same query reads the kept rows.
+  Result<FeedPage> same = Page("SELECT DISTINCT VALUE c.n % 10 FROM c", 4, *first->continuation);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same->loaded_count, 0u);
+  EXPECT_EQ(same->documents.size(), 4u);
+}
+
 TEST_F(QueryPagingTest, TokensAlteredFromAnotherQueryOrAnEarlierVersionAreRefused) {
   Result<FeedPage> first = Page("SELECT c.id FROM c ORDER BY c.n", 10, "");
   ASSERT_TRUE(first.ok());

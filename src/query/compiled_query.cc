@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 
+#include "json/json.h"
 #include "query/access_path_builder.h"
 #include "query/aggregate.h"
 #include "query/binder.h"
@@ -29,6 +31,17 @@
 
 namespace orrery::query {
 namespace {
+
+uint64_t QueryFingerprint(std::string_view text, const std::vector<Parameter>& parameters) {
+  std::string identity(text);
+  for (const Parameter& parameter : parameters) {
+    identity += '\0';
+    identity += parameter.name;
+    identity += '=';
+    identity += json::Write(parameter.value);
+  }
+  return std::hash<std::string>{}(identity);
+}
 
 // NaN and the infinities have no JSON form. How the service serializes them is not
 // documented; query-language.md §1 recommends treating them as undefined in results,
@@ -98,6 +111,8 @@ class CompiledQueryImpl final : public CompiledQuery {
     return Status::Ok();
   }
   void set_compile_timings(const CompileTimings& timings) { timings_ = timings; }
+  uint64_t fingerprint() const override { return fingerprint_; }
+  void set_fingerprint(uint64_t fingerprint) { fingerprint_ = fingerprint; }
   const std::vector<std::string>* item_members() const override {
     return members_ ? &*members_ : nullptr;
   }
@@ -453,6 +468,7 @@ class CompiledQueryImpl final : public CompiledQuery {
   const std::optional<VectorRanking> vector_ranking_;
   const std::optional<std::vector<std::string>> members_;
   CompileTimings timings_;
+  uint64_t fingerprint_ = 0;
 };
 
 }  // namespace
@@ -494,6 +510,7 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
       std::make_unique<CompiledQueryImpl>(std::move(bound), std::move(computed), std::move(rank));
   timings.shape_ms = lap();
   compiled->set_compile_timings(timings);
+  compiled->set_fingerprint(QueryFingerprint(text, parameters));
   return std::unique_ptr<CompiledQuery>(std::move(compiled));
 }
 

@@ -154,6 +154,10 @@ class CompiledQuery {
   // read the whole item: EvaluateDocument gives the same rows for a document holding
   // only these members (field_usage.h).
   virtual const std::vector<std::string>* item_members() const = 0;
+
+  // Tells this query (its text and parameters) from others: the results kept between
+  // its pages (engine/result_cursors.h) are served only to the same query.
+  virtual uint64_t fingerprint() const = 0;
 };
 
 // Parses and binds. Errors: BadRequest with the service's error shape in the message
