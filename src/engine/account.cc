@@ -117,6 +117,13 @@ Account::Account(AccountOptions options, std::unique_ptr<storage::Store> store)
       store_(std::move(store)),
       result_cursors_(std::make_shared<ResultCursors>()) {}
 
+Account::~Account() {
+  // Nothing writes after the graphs are saved, or they would not be loaded again.
+  ttl_purger_.reset();
+  splitter_.reset();
+  SaveVectorGraphs();
+}
+
 // After Load: the background work reads the catalog Load builds.
 void Account::StartBackgroundWork() {
   if (options_.background_ttl_purge) {
@@ -140,6 +147,7 @@ Result<std::unique_ptr<Account>> Account::Open(const AccountOptions& options) {
                           storage::Store::Open(options.store));
   std::unique_ptr<Account> account(new Account(options, std::move(store)));
   ORRERY_RETURN_IF_ERROR(account->Load());
+  account->LoadSavedVectorGraphs();
   account->StartBackgroundWork();
   return account;
 }

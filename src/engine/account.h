@@ -76,6 +76,8 @@ Status ValidateThroughput(const ThroughputRequest& throughput);
 class Account {
  public:
   static Result<std::unique_ptr<Account>> Open(const AccountOptions& options);
+  // Stops the background work, then saves the diskANN graphs (account_vector_graphs.cc).
+  ~Account();
 
   // Databases. Bodies are the resources as returned to clients.
   Result<json::Value> CreateDatabase(json::Value body, const ThroughputRequest& throughput);
@@ -140,6 +142,8 @@ class Account {
   using ContainerKey = std::pair<std::string, std::string>;
 
   Account(AccountOptions options, std::unique_ptr<storage::Store> store);
+  void LoadSavedVectorGraphs();
+  void SaveVectorGraphs();
   Status Load();
   // Opens a container; a replaced container keeps the write state of its predecessor.
   Result<std::shared_ptr<Container>> OpenContainer(

@@ -25,6 +25,25 @@ void ApproximateVectorIndex::AddFromScan(std::string_view item, std::span<const 
   PutLocked(item, vector);
 }
 
+Status ApproximateVectorIndex::AddFromFiles(const std::string& base) {
+  std::unique_lock lock(mutex_);
+  return LoadLocked(base);
+}
+
+Status ApproximateVectorIndex::Save(const std::string& base) const {
+  std::shared_lock lock(mutex_);
+  if (!ready_) return Status::Internal("the approximate vector index is not built");
+  return SaveLocked(base);
+}
+
+Status ApproximateVectorIndex::SaveLocked(const std::string&) const {
+  return Status::Internal("this kind of approximate vector index is not saved");
+}
+
+Status ApproximateVectorIndex::LoadLocked(const std::string&) {
+  return Status::Internal("this kind of approximate vector index is not saved");
+}
+
 void ApproximateVectorIndex::FinishBuild() {
   std::unique_lock lock(mutex_);
   ScanFinishedLocked();

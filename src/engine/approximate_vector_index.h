@@ -5,9 +5,10 @@
 // truth: a diskANN graph (vector_graph.h) or quantizedFlat's quantized vectors
 // (quantized_vectors.h). It is built from the entries in the background the first time
 // a query needs it (the exact scan answers meanwhile), kept current with every write
-// that changes an entry (Container::NoteGraphChanges), and built again after a restart
-// or a split. A search returns candidates; the engine reads their items and ranks them
-// by their exact scores.
+// that changes an entry (Container::NoteGraphChanges), and built again after a split or
+// a crash. A diskANN graph is saved at a clean shutdown and read back at the next start
+// instead of being built again (Container::SaveVectorGraphs). A search returns
+// candidates; the engine reads their items and ranks them by their exact scores.
 
 #include <cstddef>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/status.h"
 #include "query/vector_policy.h"
 
 namespace orrery::engine {
@@ -39,8 +41,15 @@ class ApproximateVectorIndex {
 
   // The build's own additions: the entries as its scan reads them.
   void AddFromScan(std::string_view item, std::span<const float> vector);
+  // The build's alternative to scanning: reads what Save wrote to the files named by
+  // `base`. On an error the index is as before (empty) and the build scans instead.
+  Status AddFromFiles(const std::string& base);
   // Applies the queued writes; the index answers searches from then on.
   void FinishBuild();
+  // Writes the built index to the files named by `base` (base + ".graph", ".items").
+  // Errors: Internal for an index of a kind that is built again instead, or not built;
+  // IoError.
+  Status Save(const std::string& base) const;
   bool ready() const;
 
   // Up to `count` items nearest to `query`, each with a distance by which smaller is
@@ -63,6 +72,8 @@ class ApproximateVectorIndex {
   virtual void PutLocked(std::string_view item, std::span<const float> vector) = 0;
   virtual void RemoveLocked(std::string_view item) = 0;
   virtual void ScanFinishedLocked() {}
+  virtual Status SaveLocked(const std::string& base) const;
+  virtual Status LoadLocked(const std::string& base);
   virtual std::vector<std::pair<float, std::string>> NearestLocked(std::span<const float> query,
                                                                    size_t count) const = 0;
   virtual size_t SizeLocked() const = 0;

@@ -204,6 +204,17 @@ class Container {
   // partition's vector index, or nullopt while it is not built (asking starts its build).
   // For tests and benchmarks.
   std::optional<size_t> VectorGraphSize(uint32_t partition, uint32_t vector_index) const;
+  // How the approximate index of a partition's vector index was made (tests).
+  enum class GraphOrigin { kNone, kBuilding, kScanned, kLoaded };
+  GraphOrigin VectorGraphOrigin(uint32_t partition, uint32_t vector_index) const;
+
+  // The built diskANN graphs, saved to `directory` at a clean shutdown (with no write
+  // after it: the caller makes sure), and read back from it at the next start instead of
+  // being built again: each partition's graph found there is loaded in the background
+  // (writes meanwhile wait in its queue, queries scan exactly), or built from the entries
+  // when its files do not load.
+  Status SaveVectorGraphs(const std::string& directory) const;
+  void LoadSavedVectorGraphs(const std::string& directory);
 
   const ContainerSettings& settings() const { return settings_; }
   uint64_t current_lsn() const { return write_state_->item_numbers->last(); }
@@ -585,6 +596,11 @@ class Container {
   // too for flat indexes.
   std::shared_ptr<ApproximateVectorIndex> ReadyGraph(uint32_t partition,
                                                      uint32_t vector_index) const;
+  // Registers the approximate index of (partition, vector index) and queues its build,
+  // from `load_from` (saved files) when not empty. Call with graphs_->mutex held.
+  void StartGraphBuildLocked(uint32_t partition, uint32_t vector_index,
+                             std::string load_from) const;
+  void BuildVectorGraphs() const;  // the builder thread
   // Keeps the built graphs current with a write's vector-index entries (both sorted).
   void NoteGraphChanges(const std::vector<std::string>& old_keys,
                         const std::vector<std::string>& new_keys) const;

@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -43,11 +44,22 @@ struct Container::VectorGraphs {
   std::mutex mutex;
   std::condition_variable wake;
   std::map<Key, std::shared_ptr<ApproximateVectorIndex>> graphs;
-  std::deque<Key> to_build;
+  std::map<Key, GraphOrigin> origins;
+  std::deque<std::pair<Key, std::string>> to_build;  // and the files to load it from
   std::atomic<bool> stopping{false};
   std::thread builder;
   std::atomic<bool> any{false};  // a graph exists: writes must keep it
 };
+
+namespace {
+
+std::string GraphFilesBase(const std::string& directory, uint32_t container, uint32_t partition,
+                           uint32_t vector_index) {
+  return directory + "/c" + std::to_string(container) + "-p" + std::to_string(partition) + "-v" +
+         std::to_string(vector_index);
+}
+
+}  // namespace
 
 std::shared_ptr<Container::VectorGraphs> Container::MakeVectorGraphs(
     const query::VectorPolicy& policy) {
@@ -72,70 +84,139 @@ std::shared_ptr<ApproximateVectorIndex> Container::ReadyGraph(uint32_t partition
   if (!graphs_ || vector_index >= vectors_->indexes().size()) return nullptr;
   const query::VectorIndexSpec& spec = vectors_->indexes()[vector_index];
   if (spec.type == query::VectorIndexType::kFlat) return nullptr;
+  std::unique_lock lock(graphs_->mutex);
+  auto it = graphs_->graphs.find(VectorGraphs::Key{partition, vector_index});
+  if (it != graphs_->graphs.end()) return it->second->ready() ? it->second : nullptr;
+  StartGraphBuildLocked(partition, vector_index, "");
+  return nullptr;
+}
+
+void Container::StartGraphBuildLocked(uint32_t partition, uint32_t vector_index,
+                                      std::string load_from) const {
+  const query::VectorIndexSpec& spec = vectors_->indexes()[vector_index];
   const query::VectorEmbedding* embedding = vectors_->Find(spec.segments);
-  if (embedding == nullptr) return nullptr;
+  if (embedding == nullptr) return;
   VectorGraphs& set = *graphs_;
-  std::unique_lock lock(set.mutex);
-  auto [it, added] = set.graphs.try_emplace(VectorGraphs::Key{partition, vector_index});
-  if (!added) return it->second->ready() ? it->second : nullptr;
+  const VectorGraphs::Key key{partition, vector_index};
   // Registered before its entries are read: the writes from now on reach it (queued
   // until the build ends), so none falls between the scan and the graph.
   const auto size = static_cast<size_t>(embedding->dimensions);
+  std::shared_ptr<ApproximateVectorIndex>& graph = set.graphs[key];
   if (spec.type == query::VectorIndexType::kDiskAnn) {
-    it->second = std::make_shared<VectorGraph>(
-        embedding->distance, size,
-        spec.indexing_search_list_size > 0 ? static_cast<size_t>(spec.indexing_search_list_size)
-                                           : kDefaultSearchListSize);
+    graph = std::make_shared<VectorGraph>(embedding->distance, size,
+                                          spec.indexing_search_list_size > 0
+                                              ? static_cast<size_t>(spec.indexing_search_list_size)
+                                              : kDefaultSearchListSize);
   } else {
-    it->second = std::make_shared<QuantizedVectors>(embedding->distance, size);
+    graph = std::make_shared<QuantizedVectors>(embedding->distance, size);
   }
+  set.origins[key] = GraphOrigin::kBuilding;
   set.any = true;
-  set.to_build.push_back(it->first);
+  set.to_build.emplace_back(key, std::move(load_from));
   if (!set.builder.joinable()) {
-    set.builder = std::thread([this] {
-      VectorGraphs& graphs = *graphs_;
-      while (true) {
-        std::unique_lock wait(graphs.mutex);
-        graphs.wake.wait(wait, [&] { return graphs.stopping || !graphs.to_build.empty(); });
-        if (graphs.stopping) return;
-        const VectorGraphs::Key key = graphs.to_build.front();
-        graphs.to_build.pop_front();
-        std::shared_ptr<ApproximateVectorIndex> graph = graphs.graphs[key];
-        wait.unlock();
-        const query::VectorIndexSpec& index = vectors_->indexes()[key.second];
-        const int dimensions = vectors_->Find(index.segments)->dimensions;
-        const std::string prefix =
-            index::VectorIndexPrefix(settings_.number, key.first, key.second);
-        std::string end = prefix;
-        end.back() = static_cast<char>(end.back() + 1);
-        std::vector<float> vector(static_cast<size_t>(dimensions));
-        Status status = store_.Scan(prefix, end, [&](std::string_view k, std::string_view) {
-          std::optional<index::VectorEntryView> entry =
-              index::ParseVectorEntry(k.substr(prefix.size()), dimensions);
-          if (entry) {
-            for (size_t i = 0; i < vector.size(); ++i) {
-              vector[i] = index::VectorElement(entry->vector, i);
-            }
-            graph->AddFromScan(storage::keys::ItemSuffix(entry->epk, entry->id), vector);
-          }
-          return !graphs.stopping.load();
-        });
-        if (!status.ok()) {
-          // Incomplete: dropped, so that the exact scan answers and a later query builds
-          // it again.
-          Log(LogLevel::kError, "building an approximate vector index of container " +
-                                    settings_.id + " failed: " + status.ToString());
-          std::lock_guard drop(graphs.mutex);
-          graphs.graphs.erase(key);
-          continue;
-        }
-        graph->FinishBuild();
-      }
-    });
+    set.builder = std::thread([this] { BuildVectorGraphs(); });
   } else {
     set.wake.notify_one();
   }
-  return nullptr;
+}
+
+void Container::BuildVectorGraphs() const {
+  VectorGraphs& graphs = *graphs_;
+  while (true) {
+    std::unique_lock wait(graphs.mutex);
+    graphs.wake.wait(wait, [&] { return graphs.stopping || !graphs.to_build.empty(); });
+    if (graphs.stopping) return;
+    const auto [key, load_from] = graphs.to_build.front();
+    graphs.to_build.pop_front();
+    std::shared_ptr<ApproximateVectorIndex> graph = graphs.graphs[key];
+    wait.unlock();
+    if (!load_from.empty()) {
+      Status loaded = graph->AddFromFiles(load_from);
+      if (loaded.ok()) {
+        graph->FinishBuild();
+        Log(LogLevel::kInfo, "loaded the saved diskANN index of container " + settings_.id +
+                                 ", partition " + std::to_string(key.first) + " (" +
+                                 std::to_string(graph->size()) + " vectors)");
+        std::lock_guard done(graphs.mutex);
+        graphs.origins[key] = GraphOrigin::kLoaded;
+        continue;
+      }
+      Log(LogLevel::kWarn, "a saved approximate vector index of container " + settings_.id +
+                               " was not loaded, so it is built again: " + loaded.ToString());
+    }
+    const query::VectorIndexSpec& index = vectors_->indexes()[key.second];
+    const int dimensions = vectors_->Find(index.segments)->dimensions;
+    const std::string prefix = index::VectorIndexPrefix(settings_.number, key.first, key.second);
+    std::string end = prefix;
+    end.back() = static_cast<char>(end.back() + 1);
+    std::vector<float> vector(static_cast<size_t>(dimensions));
+    Status status = store_.Scan(prefix, end, [&](std::string_view k, std::string_view) {
+      std::optional<index::VectorEntryView> entry =
+          index::ParseVectorEntry(k.substr(prefix.size()), dimensions);
+      if (entry) {
+        for (size_t i = 0; i < vector.size(); ++i) {
+          vector[i] = index::VectorElement(entry->vector, i);
+        }
+        graph->AddFromScan(storage::keys::ItemSuffix(entry->epk, entry->id), vector);
+      }
+      return !graphs.stopping.load();
+    });
+    if (!status.ok()) {
+      // Incomplete: dropped, so that the exact scan answers and a later query builds
+      // it again.
+      Log(LogLevel::kError, "building an approximate vector index of container " + settings_.id +
+                                " failed: " + status.ToString());
+      std::lock_guard drop(graphs.mutex);
+      graphs.graphs.erase(key);
+      graphs.origins.erase(key);
+      continue;
+    }
+    graph->FinishBuild();
+    std::lock_guard done(graphs.mutex);
+    graphs.origins[key] = GraphOrigin::kScanned;
+  }
+}
+
+Container::GraphOrigin Container::VectorGraphOrigin(uint32_t partition,
+                                                    uint32_t vector_index) const {
+  if (!graphs_) return GraphOrigin::kNone;
+  std::lock_guard lock(graphs_->mutex);
+  auto it = graphs_->origins.find(VectorGraphs::Key{partition, vector_index});
+  return it == graphs_->origins.end() ? GraphOrigin::kNone : it->second;
+}
+
+Status Container::SaveVectorGraphs(const std::string& directory) const {
+  if (!graphs_) return Status::Ok();
+  std::vector<std::pair<VectorGraphs::Key, std::shared_ptr<ApproximateVectorIndex>>> ready;
+  {
+    std::lock_guard lock(graphs_->mutex);
+    for (const auto& [key, graph] : graphs_->graphs) {
+      if (vectors_->indexes()[key.second].type == query::VectorIndexType::kDiskAnn &&
+          graph->ready()) {
+        ready.emplace_back(key, graph);
+      }
+    }
+  }
+  for (const auto& [key, graph] : ready) {
+    ORRERY_RETURN_IF_ERROR(
+        graph->Save(GraphFilesBase(directory, settings_.number, key.first, key.second)));
+  }
+  return Status::Ok();
+}
+
+void Container::LoadSavedVectorGraphs(const std::string& directory) {
+  if (!graphs_) return;
+  std::lock_guard lock(graphs_->mutex);
+  for (uint32_t v = 0; v < vectors_->indexes().size(); ++v) {
+    if (vectors_->indexes()[v].type != query::VectorIndexType::kDiskAnn) continue;
+    for (const PhysicalPartition& partition : settings_.partitions.partitions()) {
+      const std::string base = GraphFilesBase(directory, settings_.number, partition.number, v);
+      std::error_code ec;
+      if (!std::filesystem::exists(base + ".items", ec)) continue;
+      if (graphs_->graphs.count(VectorGraphs::Key{partition.number, v}) != 0) continue;
+      StartGraphBuildLocked(partition.number, v, base);
+    }
+  }
 }
 
 std::optional<size_t> Container::VectorGraphSize(uint32_t partition, uint32_t vector_index) const {

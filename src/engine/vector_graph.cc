@@ -14,9 +14,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "common/encoding.h"
 
 namespace orrery::engine {
 namespace {
+
+using Hnsw = hnswlib::HierarchicalNSW<float>;
+
+constexpr std::string_view kItemsMagic = "orrery-vector-graph 1\n";
 
 // hnswlib's defaults, which its authors give as a good trade-off of recall and build
 // time: 16 links per node, 200 candidates while inserting.
@@ -24,24 +34,62 @@ constexpr size_t kLinksPerNode = 16;
 constexpr size_t kInsertCandidates = 200;
 constexpr size_t kInitialCapacity = 1024;
 
+hnswlib::SpaceInterface<float>* NewSpace(query::DistanceFunction distance, size_t dimensions) {
+  if (distance == query::DistanceFunction::kEuclidean) return new hnswlib::L2Space(dimensions);
+  return new hnswlib::InnerProductSpace(dimensions);
+}
+
+// FNV-1a over a file: what the items file says the graph file held when it was saved.
+std::optional<uint64_t> FileHash(const std::string& path, uint64_t& bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  uint64_t hash = 0xcbf29ce484222325ull;
+  bytes = 0;
+  std::vector<char> buffer(size_t{1} << 20);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<size_t>(in.gcount());
+    for (size_t i = 0; i < got; ++i) {
+      hash = (hash ^ static_cast<uint8_t>(buffer[i])) * 0x100000001b3ull;
+    }
+    bytes += got;
+  }
+  return hash;
+}
+
+Status WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return Status::IoError("cannot write " + path);
+  return Status::Ok();
+}
+
+Status Rename(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  std::filesystem::rename(from, to, ec);
+  if (ec) return Status::IoError("cannot rename " + from + " to " + to + ": " + ec.message());
+  return Status::Ok();
+}
+
 }  // namespace
 
 struct VectorGraph::Index {
   Index(query::DistanceFunction distance, size_t dimensions)
-      : space(distance == query::DistanceFunction::kEuclidean
-                  ? static_cast<hnswlib::SpaceInterface<float>*>(new hnswlib::L2Space(dimensions))
-                  : new hnswlib::InnerProductSpace(dimensions)),
-        graph(space.get(), kInitialCapacity, kLinksPerNode, kInsertCandidates) {}
+      : space(NewSpace(distance, dimensions)),
+        graph(std::make_unique<Hnsw>(space.get(), kInitialCapacity, kLinksPerNode,
+                                     kInsertCandidates)) {}
   std::unique_ptr<hnswlib::SpaceInterface<float>> space;
-  hnswlib::HierarchicalNSW<float> graph;
+  std::unique_ptr<Hnsw> graph;
 };
 
 VectorGraph::VectorGraph(query::DistanceFunction distance, size_t dimensions,
                          size_t search_list_size)
     : ApproximateVectorIndex(distance),
       dimensions_(dimensions),
+      search_list_size_(std::max<size_t>(search_list_size, 10)),
       index_(std::make_unique<Index>(distance, dimensions)) {
-  index_->graph.setEf(std::max<size_t>(search_list_size, 10));
+  index_->graph->setEf(search_list_size_);
 }
 
 VectorGraph::~VectorGraph() = default;
@@ -72,7 +120,7 @@ void VectorGraph::PutLocked(std::string_view item, std::span<const float> vector
     items_.emplace_back(item);
     live_.push_back(false);
   }
-  hnswlib::HierarchicalNSW<float>& graph = index_->graph;
+  Hnsw& graph = *index_->graph;
   if (added && graph.cur_element_count >= graph.max_elements_) {
     graph.resizeIndex(graph.max_elements_ * 2);
   }
@@ -87,7 +135,7 @@ void VectorGraph::PutLocked(std::string_view item, std::span<const float> vector
 void VectorGraph::RemoveLocked(std::string_view item) {
   auto it = labels_.find(std::string(item));
   if (it == labels_.end() || !live_[it->second]) return;
-  index_->graph.markDelete(it->second);
+  index_->graph->markDelete(it->second);
   live_[it->second] = false;
   --live_count_;
 }
@@ -97,8 +145,111 @@ std::vector<std::pair<float, std::string>> VectorGraph::NearestLocked(std::span<
   if (query.size() != dimensions_) return {};
   const std::vector<float> point = Prepared(query);
   if (point.empty() || live_count_ == 0) return {};
-  auto found = index_->graph.searchKnn(point.data(), std::min(count, live_count_));
+  auto found = index_->graph->searchKnn(point.data(), std::min(count, live_count_));
   return Drain(found, items_);
+}
+
+// The items file: the magic line, dimensions (4), distance (1), the graph file's size
+// and hash (8 each), the label count (8), then per label its liveness (1) and item
+// (length 4, bytes). Both files are written beside their final names and renamed, the
+// graph first: a reader never takes half a file for a whole one.
+Status VectorGraph::SaveLocked(const std::string& base) const {
+  const std::string graph_path = base + ".graph";
+  const std::string items_path = base + ".items";
+  try {
+    index_->graph->saveIndex(graph_path + ".tmp");
+  } catch (const std::exception& e) {
+    return Status::IoError("cannot write " + graph_path + ".tmp: " + e.what());
+  }
+  uint64_t graph_bytes = 0;
+  const std::optional<uint64_t> hash = FileHash(graph_path + ".tmp", graph_bytes);
+  if (!hash) return Status::IoError("cannot read back " + graph_path + ".tmp");
+  std::string items(kItemsMagic);
+  AppendFixed32BE(items, static_cast<uint32_t>(dimensions_));
+  items += static_cast<char>(distance());
+  AppendFixed64BE(items, graph_bytes);
+  AppendFixed64BE(items, *hash);
+  AppendFixed64BE(items, items_.size());
+  for (size_t label = 0; label < items_.size(); ++label) {
+    items += live_[label] ? '\1' : '\0';
+    AppendFixed32BE(items, static_cast<uint32_t>(items_[label].size()));
+    items += items_[label];
+  }
+  ORRERY_RETURN_IF_ERROR(WriteFile(items_path + ".tmp", items));
+  ORRERY_RETURN_IF_ERROR(Rename(graph_path + ".tmp", graph_path));
+  return Rename(items_path + ".tmp", items_path);
+}
+
+Status VectorGraph::LoadLocked(const std::string& base) {
+  const std::string graph_path = base + ".graph";
+  const std::string items_path = base + ".items";
+  std::ifstream in(items_path, std::ios::binary);
+  if (!in) return Status::IoError("cannot read " + items_path);
+  const std::string items((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto malformed = [&] { return Status::Corruption(items_path + " is malformed"); };
+  constexpr size_t kHeader = 4 + 1 + 8 + 8 + 8;
+  if (items.size() < kItemsMagic.size() + kHeader || !items.starts_with(kItemsMagic)) {
+    return malformed();
+  }
+  std::string_view rest = std::string_view(items).substr(kItemsMagic.size());
+  const uint32_t dimensions = DecodeFixed32BE(rest);
+  const auto saved_distance = static_cast<uint8_t>(rest[4]);
+  const uint64_t graph_bytes = DecodeFixed64BE(rest.substr(5));
+  const uint64_t graph_hash = DecodeFixed64BE(rest.substr(13));
+  const uint64_t count = DecodeFixed64BE(rest.substr(21));
+  rest.remove_prefix(kHeader);
+  if (dimensions != dimensions_ || saved_distance != static_cast<uint8_t>(distance())) {
+    return Status::Corruption(items_path + " was saved for another vector index");
+  }
+  std::unordered_map<std::string, size_t> labels;
+  std::vector<std::string> names;
+  std::vector<bool> live;
+  size_t live_count = 0;
+  for (uint64_t label = 0; label < count; ++label) {
+    if (rest.size() < 5) return malformed();
+    const bool is_live = rest[0] != 0;
+    const uint32_t length = DecodeFixed32BE(rest.substr(1));
+    if (rest.size() < 5 + static_cast<size_t>(length)) return malformed();
+    names.emplace_back(rest.substr(5, length));
+    rest.remove_prefix(5 + length);
+    if (!labels.emplace(names.back(), label).second) return malformed();
+    live.push_back(is_live);
+    live_count += is_live ? 1 : 0;
+  }
+  if (!rest.empty()) return malformed();
+  uint64_t bytes = 0;
+  const std::optional<uint64_t> hash = FileHash(graph_path, bytes);
+  if (!hash || bytes != graph_bytes || *hash != graph_hash) {
+    return Status::Corruption(graph_path + " is not the graph " + items_path + " was saved with");
+  }
+  auto index = std::make_unique<Index>(distance(), dimensions_);
+  // hnswlib's loading constructor leaves members its loader does not set uninitialized:
+  // start from an empty graph's values, then load over them.
+  auto graph = std::make_unique<Hnsw>(index->space.get());
+  graph->num_deleted_ = 0;
+  graph->cur_element_count = 0;
+  graph->data_level0_memory_ = nullptr;
+  graph->linkLists_ = nullptr;
+  graph->visited_list_pool_ = nullptr;
+  try {
+    graph->loadIndex(graph_path, index->space.get(), 0);
+  } catch (const std::exception& e) {
+    // The hash matched, so only an allocation failed; what hnswlib allocated is left
+    // rather than freed through a graph it did not finish.
+    (void)graph.release();
+    return Status::IoError("cannot load " + graph_path + ": " + e.what());
+  }
+  if (graph->cur_element_count != count) {
+    return Status::Corruption(graph_path + " holds another number of vectors than " + items_path);
+  }
+  graph->setEf(search_list_size_);
+  index->graph = std::move(graph);
+  index_ = std::move(index);
+  labels_ = std::move(labels);
+  items_ = std::move(names);
+  live_ = std::move(live);
+  live_count_ = live_count;
+  return Status::Ok();
 }
 
 }  // namespace orrery::engine

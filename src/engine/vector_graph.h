@@ -25,6 +25,8 @@ class VectorGraph : public ApproximateVectorIndex {
   std::vector<std::pair<float, std::string>> NearestLocked(std::span<const float> query,
                                                            size_t count) const override;
   size_t SizeLocked() const override { return live_count_; }
+  Status SaveLocked(const std::string& base) const override;
+  Status LoadLocked(const std::string& base) override;
 
  private:
   struct Index;  // hnswlib's, kept out of this header
@@ -32,6 +34,7 @@ class VectorGraph : public ApproximateVectorIndex {
   std::vector<float> Prepared(std::span<const float> vector) const;
 
   const size_t dimensions_;
+  const size_t search_list_size_;
   std::unique_ptr<Index> index_;
   std::unordered_map<std::string, size_t> labels_;
   std::vector<std::string> items_;  // by label

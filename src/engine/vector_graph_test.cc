@@ -6,9 +6,12 @@
 #include "engine/vector_graph.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <thread>
@@ -171,12 +174,7 @@ TEST(VectorGraphTest, DistancesAreInTheGraphsSpace) {
 class ContainerVectorGraphTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    AccountOptions options;
-    options.store.in_memory = true;
-    options.background_ttl_purge = false;
-    options.background_splits = false;
-    options.initial_partitions = 2;
-    account_ = std::move(Account::Open(options)).value();
+    OpenAccount();
     ASSERT_TRUE(account_->CreateDatabase(*json::Parse(R"({"id":"db"})"), {}).ok());
     auto created = account_->CreateContainer(
         "db",
@@ -189,6 +187,17 @@ class ContainerVectorGraphTest : public ::testing::TestWithParam<const char*> {
                      std::string(GetParam()) + R"("}]}})"),
         ThroughputRequest{12000, std::nullopt});
     ASSERT_TRUE(created.ok()) << created.status().ToString();
+  }
+  // In memory, or in `directory_` when a test sets it before SetUp.
+  void OpenAccount() {
+    account_.reset();  // closes (and saves) the one open before
+    AccountOptions options;
+    options.store.in_memory = directory_.empty();
+    options.store.path = directory_;
+    options.background_ttl_purge = false;
+    options.background_splits = false;
+    options.initial_partitions = 2;
+    account_ = std::move(Account::Open(options)).value();
   }
   std::shared_ptr<Container> C() { return *account_->GetContainer("db", "c"); }
 
@@ -245,6 +254,7 @@ class ContainerVectorGraphTest : public ::testing::TestWithParam<const char*> {
     return answer;
   }
 
+  std::string directory_;
   std::unique_ptr<Account> account_;
   std::map<std::string, std::vector<float>> items_;
 };
@@ -293,6 +303,132 @@ TEST_P(ContainerVectorGraphTest, TopQueriesUseTheBuiltIndexAndFollowWrites) {
 }
 
 INSTANTIATE_TEST_SUITE_P(IndexTypes, ContainerVectorGraphTest,
+                         ::testing::Values("diskANN", "quantizedFlat"));
+
+TEST(VectorGraphTest, ASavedGraphLoadsWithItsItemsAndDeletions) {
+  const std::string base =
+      std::filesystem::temp_directory_path() /
+      ("orrery-graph-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
+  const auto vectors = RandomVectors(600, 12, 9);
+  VectorGraph saved(DistanceFunction::kEuclidean, 12, 100);
+  std::map<std::string, std::vector<float>> items;
+  for (size_t i = 0; i < vectors.size(); ++i) {
+    saved.AddFromScan("k" + std::to_string(i), vectors[i]);
+    items["k" + std::to_string(i)] = vectors[i];
+  }
+  saved.FinishBuild();
+  for (size_t i = 0; i < 100; ++i) {
+    saved.Remove("k" + std::to_string(i));
+    items.erase("k" + std::to_string(i));
+  }
+  ASSERT_TRUE(saved.Save(base).ok());
+
+  VectorGraph loaded(DistanceFunction::kEuclidean, 12, 100);
+  ASSERT_TRUE(loaded.AddFromFiles(base).ok());
+  loaded.FinishBuild();
+  EXPECT_EQ(loaded.size(), 500u);
+  const auto queries = RandomVectors(20, 12, 10);
+  for (const auto& q : queries) {
+    std::set<std::string> a, b;
+    for (const auto& [d, name] : saved.Nearest(q, 10)) a.insert(name);
+    for (const auto& [d, name] : loaded.Nearest(q, 10)) b.insert(name);
+    EXPECT_EQ(a, b);
+    for (const std::string& name : b) EXPECT_EQ(items.count(name), 1u) << name << " was removed";
+  }
+  EXPECT_GE(Recall(loaded, 1, DistanceFunction::kEuclidean, items, queries, 10), 0.95);
+  // Writes after loading reach it.
+  loaded.Put("k5", vectors[5]);
+  EXPECT_EQ(loaded.size(), 501u);
+
+  // Saved for another index, or a graph file that is not the one saved: refused, and the
+  // index stays empty for the build's scan.
+  VectorGraph other(DistanceFunction::kEuclidean, 13, 100);
+  EXPECT_EQ(other.AddFromFiles(base).code(), StatusCode::kCorruption);
+  {
+    std::fstream graph(base + ".graph", std::ios::in | std::ios::out | std::ios::binary);
+    graph.seekp(200);
+    graph.put('\x7f');
+  }
+  VectorGraph tampered(DistanceFunction::kEuclidean, 12, 100);
+  EXPECT_EQ(tampered.AddFromFiles(base).code(), StatusCode::kCorruption);
+  tampered.FinishBuild();
+  EXPECT_EQ(tampered.size(), 0u);
+  std::filesystem::remove(base + ".graph");
+  std::filesystem::remove(base + ".items");
+}
+
+// On disk: a clean shutdown saves the diskANN graphs, the next start loads them instead
+// of building them; a write to the store in between makes the start build them again.
+class VectorGraphRestartTest : public ContainerVectorGraphTest {
+ protected:
+  void SetUp() override {
+    directory_ =
+        std::filesystem::temp_directory_path() / ("orrery-graphs-" + std::to_string(::getpid()) +
+                                                  "-" + std::to_string(std::random_device{}()));
+    ContainerVectorGraphTest::SetUp();
+  }
+  void TearDown() override {
+    account_.reset();
+    std::filesystem::remove_all(directory_);
+  }
+  std::vector<Container::GraphOrigin> OriginsOnceReady() {
+    EXPECT_TRUE(GraphsReady());
+    std::vector<Container::GraphOrigin> out;
+    for (const auto& p : C()->settings().partitions.partitions()) {
+      out.push_back(C()->VectorGraphOrigin(p.number, 0));
+    }
+    return out;
+  }
+  size_t Hits(const std::vector<std::vector<float>>& queries) {
+    size_t hits = 0;
+    for (const auto& q : queries) {
+      const Answer answer = Top(10, q);
+      EXPECT_LT(answer.index_entries, items_.size());
+      const std::set<std::string> exact = ExactNearest(DistanceFunction::kCosine, items_, q, 10);
+      for (const std::string& id : answer.ids) hits += exact.count(id);
+    }
+    return hits;
+  }
+};
+
+TEST_P(VectorGraphRestartTest, ACleanShutdownSavesTheGraphsAndTheNextStartLoadsThem) {
+  const auto vectors = RandomVectors(1200, 16, 21);
+  for (size_t i = 0; i < 1000; ++i) Put("i" + std::to_string(i), vectors[i]);
+  Top(10, vectors[0]);  // starts the builds
+  const std::vector<Container::GraphOrigin> built = OriginsOnceReady();
+  for (const auto origin : built) EXPECT_EQ(origin, Container::GraphOrigin::kScanned);
+  for (size_t i = 0; i < 100; ++i) Remove("i" + std::to_string(i));
+
+  OpenAccount();  // the old account closes first, saving
+  if (std::string(GetParam()) != "diskANN") Top(10, vectors[0]);  // built on demand
+  for (const auto origin : OriginsOnceReady()) {
+    EXPECT_EQ(origin, std::string(GetParam()) == "diskANN" ? Container::GraphOrigin::kLoaded
+                                                           : Container::GraphOrigin::kScanned);
+  }
+  const auto queries = RandomVectors(20, 16, 22);
+  EXPECT_GE(static_cast<double>(Hits(queries)) / (10.0 * queries.size()), 0.95);
+  // Writes after the load reach the loaded graph.
+  for (size_t i = 1000; i < 1200; ++i) Put("i" + std::to_string(i), vectors[i]);
+  for (size_t i = 100; i < 200; ++i) Remove("i" + std::to_string(i));
+  EXPECT_GE(static_cast<double>(Hits(queries)) / (10.0 * queries.size()), 0.95);
+
+  // Saved again; then something writes to the store before the next start.
+  account_.reset();
+  {
+    storage::StoreOptions options;
+    options.path = directory_;
+    auto store = std::move(storage::Store::Open(options)).value();
+    storage::WriteBatch batch;
+    batch.Put("\x7ftest-write-after-save", "x");
+    ASSERT_TRUE(store->Write(batch).ok());
+  }
+  OpenAccount();
+  Top(10, vectors[0]);
+  for (const auto origin : OriginsOnceReady()) EXPECT_EQ(origin, Container::GraphOrigin::kScanned);
+  EXPECT_GE(static_cast<double>(Hits(queries)) / (10.0 * queries.size()), 0.95);
+}
+
+INSTANTIATE_TEST_SUITE_P(IndexTypes, VectorGraphRestartTest,
                          ::testing::Values("diskANN", "quantizedFlat"));
 
 }  // namespace

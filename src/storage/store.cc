@@ -103,6 +103,8 @@ struct Store::Rep {
   std::shared_ptr<OutOfSpaceListener> space;  // on disk only
   // Opened read-only because the disk was full at start; writes wait for a restart.
   bool read_only = false;
+  std::string directory;  // empty in memory
+  uint64_t sequence_at_open = 0;
   WritesInFlight writes;
 };
 
@@ -214,11 +216,19 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     return Status::IoError("cannot open data directory " + path + ": " + s.ToString());
   }
   rep->db.reset(db);
+  rep->sequence_at_open = rep->db->GetLatestSequenceNumber();
+  if (!options.in_memory) rep->directory = path;
   rep->write_options.sync = options.sync_writes;
   rep->write_options.disableWAL = false;
   rep->synced_write_options.sync = !options.in_memory;
   return std::unique_ptr<Store>(new Store(std::move(rep)));
 }
+
+const std::string& Store::directory() const { return rep_->directory; }
+
+uint64_t Store::LatestSequence() const { return rep_->db->GetLatestSequenceNumber(); }
+
+uint64_t Store::SequenceAtOpen() const { return rep_->sequence_at_open; }
 
 Result<std::optional<std::string>> Store::Get(std::string_view key) const {
   std::string value;

@@ -112,6 +112,13 @@ class Store {
     const Store* store_ = nullptr;  // null: nested in a view of the same store
   };
 
+  // The data directory; empty for an in-memory store.
+  const std::string& directory() const;
+  // The sequence number of the last write, now and when the store was opened: equal at
+  // open to what it was at the last close when nothing wrote in between.
+  uint64_t LatestSequence() const;
+  uint64_t SequenceAtOpen() const;
+
   // About how many bytes the keys in [begin, end) take, in files and memtables
   // (compressed as stored; cheap: no data is read).
   uint64_t ApproximateBytes(std::string_view begin, std::string_view end) const;
