@@ -601,6 +601,7 @@ class Container {
   void StartGraphBuildLocked(uint32_t partition, uint32_t vector_index,
                              std::string load_from) const;
   void BuildVectorGraphs() const;  // the builder thread
+  void SetGraphOrigin(std::pair<uint32_t, uint32_t> key, GraphOrigin origin) const;
   // Keeps the built graphs current with a write's vector-index entries (both sorted).
   void NoteGraphChanges(const std::vector<std::string>& old_keys,
                         const std::vector<std::string>& new_keys) const;

@@ -133,12 +133,11 @@ void Container::BuildVectorGraphs() const {
     if (!load_from.empty()) {
       Status loaded = graph->AddFromFiles(load_from);
       if (loaded.ok()) {
-        graph->FinishBuild();
         Log(LogLevel::kInfo, "loaded the saved diskANN index of container " + settings_.id +
                                  ", partition " + std::to_string(key.first) + " (" +
                                  std::to_string(graph->size()) + " vectors)");
-        std::lock_guard done(graphs.mutex);
-        graphs.origins[key] = GraphOrigin::kLoaded;
+        SetGraphOrigin(key, GraphOrigin::kLoaded);
+        graph->FinishBuild();
         continue;
       }
       Log(LogLevel::kWarn, "a saved approximate vector index of container " + settings_.id +
@@ -171,10 +170,15 @@ void Container::BuildVectorGraphs() const {
       graphs.origins.erase(key);
       continue;
     }
+    // Said before the graph is ready, so that whoever sees it ready sees how it was made.
+    SetGraphOrigin(key, GraphOrigin::kScanned);
     graph->FinishBuild();
-    std::lock_guard done(graphs.mutex);
-    graphs.origins[key] = GraphOrigin::kScanned;
   }
+}
+
+void Container::SetGraphOrigin(std::pair<uint32_t, uint32_t> key, GraphOrigin origin) const {
+  std::lock_guard lock(graphs_->mutex);
+  graphs_->origins[key] = origin;
 }
 
 Container::GraphOrigin Container::VectorGraphOrigin(uint32_t partition,
