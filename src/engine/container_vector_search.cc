@@ -3,7 +3,9 @@
 // item, and the items are then read nearest first until the query has the rows it can
 // show (WHERE may reject some). `flat` indexes are answered this way, exactly; `diskANN`
 // and `quantizedFlat` indexes by their approximate index (container_vector_graph.cc)
-// once built, for queries without WHERE that show a bounded number of rows.
+// once built, for queries that show a bounded number of rows: with a WHERE, from the
+// matches among its candidates, or by the exact scan when they are fewer than the rows
+// shown.
 
 #include <algorithm>
 #include <cmath>
@@ -71,69 +73,89 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   const std::optional<int64_t> shown = ResultRowEnd(run.query);
   const size_t wanted = shown ? static_cast<size_t>(*shown) + kExtraCandidates : 0;
   // A diskANN graph or quantizedFlat's quantized vectors answer when the query shows a
-  // bounded number of rows, has no WHERE (the nearest items may not be the nearest
-  // matches), does not ask for brute force and measures as the index does.
+  // bounded number of rows, does not ask for brute force and measures as the index does.
   const bool graph_may_answer =
-      shown && !ranking.brute_force && !ranking.filtered && ranking.distance == embedding->distance;
+      shown && !ranking.brute_force && ranking.distance == embedding->distance;
   const std::vector<float> query_vector(ranking.vector.begin(), ranking.vector.end());
   const bool quantized =
       vectors_->indexes()[vector_index].type == query::VectorIndexType::kQuantizedFlat;
   bool approximated = false;
   std::vector<std::pair<double, std::string>> candidates;
-  for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
-    if (std::shared_ptr<ApproximateVectorIndex> approximate =
-            graph_may_answer && CoversPartition(run.scope, *partition)
-                ? ReadyGraph(partition->number, vector_index)
-                : nullptr) {
-      approximated = true;
-      // The graph keeps rows x searchListSizeMultiplier candidates while it searches
-      // (and returns them all: their distances are exact); the quantized scan returns
-      // rows x quantizedVectorListMultiplier to rank exactly.
-      std::vector<std::pair<float, std::string>> found = approximate->Nearest(
-          query_vector, wanted * static_cast<size_t>(quantized ? ranking.quantized_list_multiplier
-                                                               : ranking.search_list_multiplier));
-      // A graph reads the entries it returns (and a few more on its way); the quantized
-      // scan reads every vector's bytes, a quarter of an entry's float32 each.
-      run.page.index_entries += quantized ? (approximate->size() + 3) / 4 : found.size();
-      for (auto& [distance, item] : found) {
-        if (!run.scope.Contains(EpkOfItemSuffix(item))) continue;
-        candidates.emplace_back(ScoreOfGraphDistance(ranking.distance, distance), std::move(item));
+  const auto collect = [&](bool use_graphs) -> Status {
+    for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
+      if (std::shared_ptr<ApproximateVectorIndex> approximate =
+              use_graphs && CoversPartition(run.scope, *partition)
+                  ? ReadyGraph(partition->number, vector_index)
+                  : nullptr) {
+        approximated = true;
+        // The graph keeps rows x searchListSizeMultiplier candidates while it searches
+        // (and returns them all: their distances are exact); the quantized scan returns
+        // rows x quantizedVectorListMultiplier to rank exactly.
+        std::vector<std::pair<float, std::string>> found = approximate->Nearest(
+            query_vector, wanted * static_cast<size_t>(quantized ? ranking.quantized_list_multiplier
+                                                                 : ranking.search_list_multiplier));
+        // A graph reads the entries it returns (and a few more on its way); the quantized
+        // scan reads every vector's bytes, a quarter of an entry's float32 each.
+        run.page.index_entries += quantized ? (approximate->size() + 3) / 4 : found.size();
+        for (auto& [distance, item] : found) {
+          if (!run.scope.Contains(EpkOfItemSuffix(item))) continue;
+          candidates.emplace_back(ScoreOfGraphDistance(ranking.distance, distance),
+                                  std::move(item));
+        }
+        continue;
       }
-      continue;
+      const std::string prefix =
+          index::VectorIndexPrefix(settings_.number, partition->number, vector_index);
+      std::string end = prefix;
+      end.back() = static_cast<char>(end.back() + 1);  // the next vector index's entries
+      ORRERY_RETURN_IF_ERROR(store_.Scan(prefix, end, [&](std::string_view key, std::string_view) {
+        ++run.page.index_entries;
+        std::optional<index::VectorEntryView> entry =
+            index::ParseVectorEntry(key.substr(prefix.size()), dimensions);
+        if (!entry || !run.scope.Contains(entry->epk)) return true;
+        const std::optional<double> score = query::VectorScore(
+            ranking.distance, ranking.vector.size(),
+            [&](size_t i) { return index::VectorElement(entry->vector, i); },
+            [&](size_t i) { return ranking.vector[i]; });
+        if (score) {
+          candidates.emplace_back(*score, storage::keys::ItemSuffix(entry->epk, entry->id));
+        }
+        return true;
+      }));
     }
-    const std::string prefix =
-        index::VectorIndexPrefix(settings_.number, partition->number, vector_index);
-    std::string end = prefix;
-    end.back() = static_cast<char>(end.back() + 1);  // the next vector index's entries
-    ORRERY_RETURN_IF_ERROR(store_.Scan(prefix, end, [&](std::string_view key, std::string_view) {
-      ++run.page.index_entries;
-      std::optional<index::VectorEntryView> entry =
-          index::ParseVectorEntry(key.substr(prefix.size()), dimensions);
-      if (!entry || !run.scope.Contains(entry->epk)) return true;
-      const std::optional<double> score = query::VectorScore(
-          ranking.distance, ranking.vector.size(),
-          [&](size_t i) { return index::VectorElement(entry->vector, i); },
-          [&](size_t i) { return ranking.vector[i]; });
-      if (score) {
-        candidates.emplace_back(*score, storage::keys::ItemSuffix(entry->epk, entry->id));
-      }
-      return true;
-    }));
-  }
-  const bool descending = query::RanksDescending(ranking.distance);
-  std::stable_sort(candidates.begin(), candidates.end(), [&](const auto& a, const auto& b) {
-    return descending ? a.first > b.first : a.first < b.first;
-  });
-  // Estimated distances: rank several times the rows shown by their exact scores.
-  const size_t rows_wanted =
-      !shown ? candidates.size()
-             : (approximated && quantized
-                    ? wanted * static_cast<size_t>(ranking.quantized_list_multiplier)
-                    : wanted);
-  for (const auto& [score, suffix] : candidates) {
-    if (run.rows.size() >= rows_wanted) break;
-    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, suffix));
-    if (json && !evaluate(*json)) break;
+    const bool descending = query::RanksDescending(ranking.distance);
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const auto& a, const auto& b) {
+      return descending ? a.first > b.first : a.first < b.first;
+    });
+    return Status::Ok();
+  };
+  // Reads the candidates' items nearest first until the query has the rows it ranks
+  // (several times the rows shown for estimated distances); whether they ran out first.
+  const auto read = [&]() -> Result<bool> {
+    const size_t rows_wanted =
+        !shown ? candidates.size()
+               : (approximated && quantized
+                      ? wanted * static_cast<size_t>(ranking.quantized_list_multiplier)
+                      : wanted);
+    for (const auto& [score, suffix] : candidates) {
+      if (run.rows.size() >= rows_wanted) return false;
+      ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, suffix));
+      if (json && !evaluate(*json)) return false;
+    }
+    return run.rows.size() < rows_wanted;
+  };
+  ORRERY_RETURN_IF_ERROR(collect(graph_may_answer));
+  ORRERY_ASSIGN_OR_RETURN(const bool ran_out, read());
+  if (approximated && ranking.filtered && ran_out &&
+      run.rows.size() < static_cast<size_t>(*shown)) {
+    // WHERE kept fewer of the approximate candidates than the query shows: the nearest
+    // matches may lie beyond them, so the exact scan answers (and both are charged).
+    run.rows.clear();
+    run.budget = query::RowBudget();
+    candidates.clear();
+    approximated = false;
+    ORRERY_RETURN_IF_ERROR(collect(false));
+    ORRERY_RETURN_IF_ERROR(read().status());
   }
   return Status::Ok();
 }
