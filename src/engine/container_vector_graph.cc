@@ -3,6 +3,7 @@
 // container's own thread from the partition's vector-index entries the first time a
 // query asks for it, and kept current by every write that changes an entry.
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -149,6 +150,7 @@ void Container::BuildVectorGraphs() const {
     std::string end = prefix;
     end.back() = static_cast<char>(end.back() + 1);
     std::vector<float> vector(static_cast<size_t>(dimensions));
+    const auto started = std::chrono::steady_clock::now();
     Status status = store_.Scan(prefix, end, [&](std::string_view k, std::string_view) {
       std::optional<index::VectorEntryView> entry =
           index::ParseVectorEntry(k.substr(prefix.size()), dimensions);
@@ -170,6 +172,14 @@ void Container::BuildVectorGraphs() const {
       graphs.origins.erase(key);
       continue;
     }
+    if (graphs.stopping) return;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const char* type = index.type == query::VectorIndexType::kDiskAnn ? "diskANN" : "quantizedFlat";
+    Log(LogLevel::kInfo, "built the " + std::string(type) + " index of container " + settings_.id +
+                             ", partition " + std::to_string(key.first) + " (" +
+                             std::to_string(graph->size()) + " vectors) in " +
+                             std::to_string(seconds) + " s");
     // Said before the graph is ready, so that whoever sees it ready sees how it was made.
     SetGraphOrigin(key, GraphOrigin::kScanned);
     graph->FinishBuild();
