@@ -119,6 +119,8 @@ uint64_t CursorFingerprint(const query::CompiledQuery& query, const ReadScope& s
 // Up to this many index matches are put in creation order by reading their numbers;
 // beyond, the creation lists are walked instead.
 constexpr size_t kCandidatesToNumber = 512;
+// About how many creation-list entries a walk steps over in the time of one item read.
+constexpr double kListStepsPerRead = 16;
 
 // A position after every item of a partition (item numbers stay far below it).
 constexpr uint64_t kAfterEveryItem = uint64_t{1} << 62;
@@ -362,11 +364,17 @@ Status Container::ScanInCreationOrder(QueryRun& run, const std::vector<CreationP
 Status Container::VisitInCreationOrder(QueryRun& run, const std::vector<std::string>& keys,
                                        const std::vector<CreationPosition>* resume,
                                        const CreationVisit& visit) const {
-  // The index gives keys, not numbers. Many keys: walk the creation lists and take the
-  // items among them. Few: read each item's number from its record.
+  // The index gives keys, not numbers. Many keys, a good part of the scope: walk the
+  // creation lists and take the items among them. Otherwise read each item's number from
+  // its record (a rare word's 1,000 matches among 1,000,000 items: 1,000 reads instead of
+  // a walk of a million entries, 211 ms a query before).
   if (keys.size() > kCandidatesToNumber) {
-    const std::unordered_set<std::string_view> only(keys.begin(), keys.end());
-    return ScanInCreationOrder(run, resume, visit, &only);
+    ORRERY_ASSIGN_OR_RETURN(std::optional<int64_t> items, ItemsIn(run.scope));
+    if (!items ||
+        static_cast<double>(keys.size()) * kListStepsPerRead > static_cast<double>(*items)) {
+      const std::unordered_set<std::string_view> only(keys.begin(), keys.end());
+      return ScanInCreationOrder(run, resume, visit, &only);
+    }
   }
   struct Candidate {
     size_t partition;  // position in the container's partitions, which are in EPK order

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -563,6 +564,47 @@ TEST_F(QueryPagingTest, AKeptResultIsNotServedToAnotherQuery) {
   ASSERT_TRUE(same.ok());
   EXPECT_EQ(same->loaded_count, 0u);
   EXPECT_EQ(same->documents.size(), 4u);
+}
+
+// A filter served by index lookups gives item keys, not creation numbers: a few hundred
+// matches among many items are numbered by reading them, thousands are found by walking
+// the creation lists. Either way the pages return each match once, in creation order
+// within each logical partition (the order computed here from the writes).
+TEST_F(QueryPagingTest, IndexMatchesComeInCreationOrderWhetherNumberedOrWalked) {
+  ASSERT_TRUE(UseNewContainer("many"));
+  constexpr int kMany = 12000;
+  std::map<std::string, std::vector<std::string>> written_by_pk;
+  for (int i = 0; i < kMany; ++i) {
+    const std::string id = "m" + std::to_string(i);
+    const std::string pk = "p" + std::to_string((i * 7) % 31);
+    Write(id, pk, std::to_string(i % 20), "t");
+    written_by_pk[pk].push_back(id);
+  }
+  // 600 matches (numbered: 600 reads cost less than a walk of 12,000 entries) and 6,000
+  // (walked).
+  const std::vector<std::pair<std::string, std::function<bool(int)>>> filters{
+      {"c.n = 1", [](int n) { return n == 1; }}, {"c.n < 10", [](int n) { return n < 10; }}};
+  for (const auto& [where, matches] : filters) {
+    const Paged paged = All("SELECT c.id, c.pk FROM c WHERE " + where, 100);
+    std::map<std::string, std::vector<std::string>> got_by_pk;
+    std::set<std::string> seen;
+    for (const std::string& row : paged.rows) {
+      const json::Value value = J(row);
+      const std::string id = value.Find("id")->as_string();
+      EXPECT_TRUE(seen.insert(id).second) << id << " returned twice";
+      got_by_pk[value.Find("pk")->as_string()].push_back(id);
+    }
+    size_t expected_count = 0;
+    for (int i = 0; i < kMany; ++i) expected_count += matches(i % 20) ? 1 : 0;
+    EXPECT_EQ(seen.size(), expected_count) << where;
+    for (const auto& [pk, ids] : got_by_pk) {
+      std::vector<std::string> expected;
+      for (const std::string& id : written_by_pk[pk]) {
+        if (matches(std::stoi(id.substr(1)) % 20)) expected.push_back(id);
+      }
+      EXPECT_EQ(ids, expected) << where << " in " << pk;
+    }
+  }
 }
 
 TEST_F(QueryPagingTest, TokensAlteredFromAnotherQueryOrAnEarlierVersionAreRefused) {
