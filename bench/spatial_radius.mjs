@@ -21,6 +21,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CosmosClient } from "@azure/cosmos";
+import { listeningPort } from "./lib/server_port.mjs";
 
 const KEY = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -72,16 +73,7 @@ async function measure(container, reps) {
 
 async function run(bin, n, reps) {
   const server = spawn(bin, ["serve", "--port", "0", "--in-memory", "--no-tls"], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${bin} did not start`)), 10_000);
-    server.stdout.on("data", (d) => {
-      const m = /listening on https?:\/\/[^\s/]+:(\d+)\//.exec(String(d));
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
+  const port = await listeningPort(server, bin);
   const client = new CosmosClient({ endpoint: `http://127.0.0.1:${port}`, key: KEY });
   try {
     const { database } = await client.databases.create({ id: "d" });

@@ -18,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CosmosClient } from "@azure/cosmos";
 import { seededRandom } from "../tests/e2e/lib/util.mjs";
+import { listeningPort } from "./lib/server_port.mjs";
 
 const KEY = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,16 +44,7 @@ function start() {
     handle.ready += (text.match(/(built|loaded) the (saved )?diskANN index/g) ?? []).length;
     handle.loaded += (text.match(/loaded the saved diskANN index/g) ?? []).length;
   });
-  const port = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${bin} did not start`)), 30_000);
-    proc.stdout.on("data", (chunk) => {
-      const m = /listening on https?:\/\/[^\s/]+:(\d+)\//.exec(String(chunk));
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
+  const port = listeningPort(proc, bin, 30_000);
   handle.port = port;
   return handle;
 }

@@ -25,6 +25,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CosmosClient } from "@azure/cosmos";
 import { seededRandom } from "../tests/e2e/lib/util.mjs";
+import { listeningPort } from "./lib/server_port.mjs";
 
 const KEY = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -72,16 +73,7 @@ const cosine = (a, b) => {
 
 async function run(bin, n, d, q, type, conc, seconds) {
   const server = spawn(bin, ["serve", "--port", "0", "--in-memory", "--no-tls"], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${bin} did not start`)), 10_000);
-    server.stdout.on("data", (chunk) => {
-      const m = /listening on https?:\/\/[^\s/]+:(\d+)\//.exec(String(chunk));
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
+  const port = await listeningPort(server, bin);
   const client = new CosmosClient({ endpoint: `http://127.0.0.1:${port}`, key: KEY });
   const next = seededRandom(1234);
   try {

@@ -116,6 +116,16 @@ uint64_t CursorFingerprint(const query::CompiledQuery& query, const ReadScope& s
   return std::hash<std::string>{}(identity);
 }
 
+// Adds the rows of a whole result from `start` until the page holds max_items rows or is
+// full, or the result ends (at `total`); the row after the last added.
+template <typename RowAt>
+size_t AddResultRows(FeedPage& page, size_t start, size_t total, int max_items, RowAt row_at) {
+  const size_t last = std::min(total, start + static_cast<size_t>(max_items));
+  size_t end = start;
+  for (; end < last && !page.full(); ++end) page.Add(row_at(end));
+  return end;
+}
+
 // Up to this many index matches are put in creation order by reading their numbers;
 // beyond, the creation lists are walked instead.
 constexpr size_t kCandidatesToNumber = 512;
@@ -505,12 +515,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
         if (start < kept->first || start > kept->first + kept->rows.size()) {
           return TokenOfAnotherQuery();
         }
-        size_t end = start;
-        for (; end < kept->first + kept->rows.size() &&
-               end - start < static_cast<size_t>(max_items) && !page.full();
-             ++end) {
-          page.Add(kept->rows[end - kept->first]);
-        }
+        const size_t end = AddResultRows(page, start, kept->first + kept->rows.size(), max_items,
+                                         [&](size_t i) { return kept->rows[i - kept->first]; });
         if (end < kept->first + kept->rows.size()) {
           page.continuation = EncodeOffsetToken(end, token.cursor);
         } else {
@@ -549,11 +555,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     ORRERY_RETURN_IF_ERROR(eval_status);
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(run.rows)));
     if (start > result.size()) return TokenOfAnotherQuery();
-    const size_t last = std::min(result.size(), start + static_cast<size_t>(max_items));
-    size_t end = start;
-    for (; end < last && !page.full(); ++end) {
-      page.Add(json::Write(result[end]));
-    }
+    const size_t end = AddResultRows(page, start, result.size(), max_items,
+                                     [&](size_t i) { return json::Write(result[i]); });
     if (end < result.size()) {
       uint64_t cursor = 0;
       if (cursors != nullptr) {
