@@ -8,6 +8,7 @@
 //   SELECT TOP 10 c.id FROM c WHERE FullTextContains(c.text, @w)       (random @w)
 //   the same for a word in one document of 1,000 (each text ends in tag<i mod 1000>)
 //   SELECT TOP 10 c.id FROM c ORDER BY RANK FullTextScore(c.text, @w)  (random @w)
+//   the same for a word in one document of 1,000
 //
 // from CONC concurrent clients (default 4) for SECONDS each (default 10), and prints
 // queries per second, p50/p99 latency, the charge of one query, recall@10 against an
@@ -169,9 +170,13 @@ async function run(bin, n, d, q, type, conc, seconds) {
       const r = await texts.items.query({ query: "SELECT TOP 10 c.id FROM c ORDER BY RANK FullTextScore(c.text, @w)", parameters: [{ name: "@w", value: word() }] }).fetchAll();
       return r.requestCharge;
     }, conc, seconds);
+    const ranked_rare = await drive(async () => {
+      const r = await texts.items.query({ query: "SELECT TOP 10 c.id FROM c ORDER BY RANK FullTextScore(c.text, @w)", parameters: [{ name: "@w", value: `tag${Math.floor(next() * 1000)}` }] }).fetchAll();
+      return r.requestCharge;
+    }, conc, seconds);
     return {
       vectors: { items: n, dimensions: d, data: clustered ? "clustered" : "uniform", index: type, load_s: vector_load_s, graph_build_s, recall_at_10: hits / 100, top10: vector },
-      full_text: { documents: q, load_s: text_load_s, full_text_contains_top10: contains, full_text_contains_rare_word_top10: rare, full_text_score_top10: ranked },
+      full_text: { documents: q, load_s: text_load_s, full_text_contains_top10: contains, full_text_contains_rare_word_top10: rare, full_text_score_top10: ranked, full_text_score_rare_word_top10: ranked_rare },
       server_peak_rss_mb: Math.round((peakRssKb(server.pid) ?? 0) / 1024),
       concurrency: conc,
       seconds_per_phase: seconds,

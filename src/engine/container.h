@@ -554,6 +554,11 @@ class Container {
   // How many items `scope` holds (one logical partition's counter, or the physical
   // partitions' counts of path_presence.h), or nullopt when not counted.
   Result<std::optional<int64_t>> ItemsIn(const ReadScope& scope) const;
+  // The row of a FullTextScore ranking's statistics query counted from the full-text
+  // index (container_full_text_statistics.cc), added to `page`; false when the index
+  // cannot tell (the query is then evaluated).
+  Result<bool> AnswerFullTextStatistics(const query::FullTextStatisticsQuery& statistics,
+                                        const ReadScope& scope, FeedPage& page) const;
   // For an equality and one ORDER BY key: whether streaming the ORDER BY path reads less
   // than seeking the equality's matches on every page; for a full-text filter, whether
   // walking the items in creation order does. Counts the matches (charged).

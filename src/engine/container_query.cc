@@ -34,6 +34,7 @@
 #include "index/index_key.h"
 #include "index/index_scan.h"
 #include "json/json.h"
+#include "query/full_text_statistics.h"
 #include "query/vector_references.h"
 #include "storage/counter.h"
 #include "storage/keys.h"
@@ -447,6 +448,14 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(rows)));
     for (const auto& value : result) page.Add(json::Write(value));
     return page;
+  }
+
+  // A statistics query's one row comes in its first page.
+  const query::FullTextStatisticsQuery* statistics = query.full_text_statistics();
+  if (statistics != nullptr && continuation.empty()) {
+    ORRERY_ASSIGN_OR_RETURN(const bool answered,
+                            AnswerFullTextStatistics(*statistics, scope, page));
+    if (answered) return page;
   }
 
   const auto plan_start = Clock::now();

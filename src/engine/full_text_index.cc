@@ -33,14 +33,24 @@ void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
          query::AnalyzeText(text->as_string(), languages.LanguageOf(path))) {
       stems.push_back(std::move(word.stem));
     }
+    if (stems.empty()) continue;
+    const auto words = static_cast<int64_t>(stems.size());
     std::sort(stems.begin(), stems.end());
     stems.erase(std::unique(stems.begin(), stems.end()), stems.end());
     const std::string prefix = FullTextPathPrefix(where.container, where.partition, path);
+    keys.push_back(index::EntryKey(prefix, json::Value::Int(words), where.epk, where.id));
     for (std::string& stem : stems) {
       keys.push_back(
           index::EntryKey(prefix, json::Value::String(std::move(stem)), where.epk, where.id));
     }
   }
+}
+
+index::KeyRange FullTextWordCountRange(const std::string& path_prefix) {
+  index::KeyRange range;
+  range.begin = path_prefix + static_cast<char>(index::ValueTag::kNumber);
+  range.end = path_prefix + static_cast<char>(static_cast<uint8_t>(index::ValueTag::kNumber) + 1);
+  return range;
 }
 
 std::vector<json::Value> FullTextLookupStems(const query::PathPredicate& predicate,

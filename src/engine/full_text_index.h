@@ -7,8 +7,16 @@
 //
 //   0x11 | container (4, BE) | partition (4, BE) | 0x06 | path | 0x01 | stem | EPK | 0x00 | id
 //
-// The path and the stem (a string value) are encoded as in a range-index entry
-// (index/index_key.h), so the range index's scans read them. The entries are kept like
+// and one entry of the number of words there (the words BM25 counts, stop words left
+// out), when it has any, in place of the stem:
+//
+//   0x11 | container (4, BE) | partition (4, BE) | 0x06 | path | 0x01 | words | EPK | 0x00 | id
+//
+// The path, the stem (a string value) and the words (a number value, so all of them sort
+// before the stems) are encoded as in a range-index entry (index/index_key.h), so the
+// range index's scans read them. The statistics of a FullTextScore ranking (documents,
+// words, documents holding each term) are then counted from entries instead of texts
+// (container_full_text_statistics.cc). The entries are kept like
 // every other index entry (Container::IndexKeysOf: writes, deletes, TTL purges, splits
 // and rebuilds). FullTextContains, FullTextContainsAll and FullTextContainsAny then read
 // the items of one stem instead of every item; the WHERE clause is still evaluated on
@@ -19,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "index/index_scan.h"
 #include "index/index_terms.h"
 #include "index/indexing_policy.h"
 #include "json/value.h"
@@ -38,6 +47,9 @@ std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
 void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
                              const query::FullTextPolicy& languages, const json::Value& document,
                              const index::ItemLocation& where, std::vector<std::string>& keys);
+
+// The range of the word-count entries of one path in one partition, given its prefix.
+index::KeyRange FullTextWordCountRange(const std::string& path_prefix);
 
 // The stems (as string values) whose entries hold every item a kFullText predicate can
 // match: with FullTextContainsAny one stem of each term, else one stem of one term (the

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -189,6 +191,116 @@ class FullTextIndexTest : public ::testing::Test {
               }));
   }
 
+  // ORDER BY RANK FullTextScore as the server runs it alone: the statistics query over
+  // the container, then the ranking with them. The ids in rank order, and the items
+  // each of the two read.
+  struct Ranked {
+    std::vector<std::string> ids;
+    size_t statistics_loaded = 0;
+    size_t ranking_loaded = 0;
+    json::Value statistics;
+  };
+  Ranked Rank(const std::string& terms) {
+    const std::string text =
+        "SELECT TOP 1000 c.id FROM c ORDER BY RANK FullTextScore(c.text, " + terms + ")";
+    auto query = query::Compile(text, {}, nullptr, nullptr, &C()->full_text_policy());
+    EXPECT_TRUE(query.ok()) << query.status().ToString();
+    Ranked out;
+    if (!query.ok()) return out;
+    auto statistics = query::Compile(*(*query)->rank_statistics_query(), {}, nullptr, nullptr,
+                                     &C()->full_text_policy());
+    EXPECT_TRUE(statistics.ok()) << statistics.status().ToString();
+    auto row = C()->Query(**statistics, C()->FullScope(), 1, "");
+    EXPECT_TRUE(row.ok() && row->documents.size() == 1);
+    if (!row.ok() || row->documents.size() != 1) return out;
+    out.statistics_loaded = row->loaded_count;
+    out.statistics = J(row->documents.front());
+    EXPECT_TRUE((*query)->SetRankStatistics(out.statistics).ok());
+    auto page = C()->Query(**query, C()->FullScope(), 1000, "");
+    EXPECT_TRUE(page.ok()) << page.status().ToString();
+    if (!page.ok()) return out;
+    for (const std::string& doc : page->documents) {
+      out.ids.push_back(J(doc).Find("id")->as_string());
+    }
+    out.ranking_loaded = page->loaded_count;
+    return out;
+  }
+
+  // The statistics query of FullTextScore(c.text, terms) over `scope`: its row and the
+  // items it read.
+  std::pair<json::Value, size_t> Statistics(const std::vector<std::string>& terms,
+                                            const ReadScope& scope) {
+    std::string list;
+    for (const std::string& t : terms) {
+      list += (list.empty() ? "" : ", ") + json::Write(json::Value::String(t));
+    }
+    auto ranking =
+        query::Compile("SELECT TOP 5 c.id FROM c ORDER BY RANK FullTextScore(c.text, " + list + ")",
+                       {}, nullptr, nullptr, &C()->full_text_policy());
+    EXPECT_TRUE(ranking.ok()) << ranking.status().ToString();
+    if (!ranking.ok()) return {};
+    auto statistics = query::Compile(*(*ranking)->rank_statistics_query(), {}, nullptr, nullptr,
+                                     &C()->full_text_policy());
+    EXPECT_TRUE(statistics.ok()) << statistics.status().ToString();
+    if (!statistics.ok()) return {};
+    auto page = C()->Query(**statistics, scope, 1, "");
+    EXPECT_TRUE(page.ok() && page->documents.size() == 1);
+    if (!page.ok() || page->documents.size() != 1) return {};
+    return {J(page->documents.front()), page->loaded_count};
+  }
+  ReadScope ScopeOf(const std::string& pk) {
+    ReadScope scope;
+    scope.exact_epk = partition::EffectivePartitionKey(C()->settings().partition_key,
+                                                       {PartitionKeyComponent::String(pk)});
+    return scope;
+  }
+  // The English stop words these tests write.
+  static bool IsStopWord(const std::string& w) { return w == "the" || w == "and" || w == "of"; }
+  // The statistics row the model computes: documents, words, texts holding each term.
+  json::Value ModelStatistics(
+      const std::vector<std::string>& terms,
+      const std::function<bool(const std::string&)>& in_scope = [](const std::string&) {
+        return true;
+      }) const {
+    int64_t documents = 0;
+    int64_t words = 0;
+    std::vector<int64_t> hits(terms.size(), 0);
+    for (const auto& [id, text] : texts_) {
+      if (!in_scope(id)) continue;
+      ++documents;
+      for (const std::string& w : Words(text)) words += IsStopWord(w) ? 0 : 1;
+      for (size_t t = 0; t < terms.size(); ++t) {
+        if (!IsStopWord(terms[t])) hits[t] += static_cast<int64_t>(WithPhrase(terms[t]).count(id));
+      }
+    }
+    json::Array counts;
+    for (int64_t h : hits) counts.push_back(json::Value::Int(h));
+    return json::Value::MakeObject(
+        {{"documentCount", json::Value::Int(documents)},
+         {"fullTextStatistics",
+          json::Value::MakeArray({json::Value::MakeObject(
+              {{"totalWordCount", json::Value::Int(words)},
+               {"hitCounts", json::Value::MakeArray(std::move(counts))}})})}});
+  }
+
+  // BM25 of one text in the model (Lucene's k1 1.2 and b 0.75; the words are their own
+  // stems and no stop words), from the model's statistics.
+  double ModelScore(const std::string& id, const std::vector<std::string>& terms) const {
+    double words = 0;
+    for (const auto& [other, text] : texts_) words += static_cast<double>(Words(text).size());
+    const double documents = static_cast<double>(texts_.size());
+    const std::vector<std::string> text = Words(texts_.at(id));
+    const double norm = 1 - 0.75 + 0.75 * static_cast<double>(text.size()) / (words / documents);
+    double score = 0;
+    for (const std::string& term : terms) {
+      const double tf = static_cast<double>(std::count(text.begin(), text.end(), term));
+      if (tf == 0) continue;
+      const double df = static_cast<double>(WithPhrase(term).size());
+      score += std::log(1 + (documents - df + 0.5) / (df + 0.5)) * tf * 2.2 / (tf + 1.2 * norm);
+    }
+    return score;
+  }
+
   std::unique_ptr<Account> account_;
   std::map<std::string, std::string> texts_;
 };
@@ -241,13 +353,75 @@ TEST_F(FullTextIndexTest, KeysAreOnePerDistinctStemUnderTheFullTextMarker) {
   AppendFullTextEntryKeys(*policy, **full, J(R"({"text":"Red cars and the red car","de":42})"),
                           where, keys);
   // "red" and "car" (cars -> car); "and" and "the" are stop words; /de is not a string.
+  // First the number of words BM25 counts: red cars red car.
   const std::string prefix = FullTextPathPrefix(7, 2, std::vector<std::string>{"text"});
-  ASSERT_EQ(keys.size(), 2u);
-  EXPECT_EQ(keys[0], index::EntryKey(prefix, json::Value::String("car"), "EPK", "id1"));
-  EXPECT_EQ(keys[1], index::EntryKey(prefix, json::Value::String("red"), "EPK", "id1"));
+  ASSERT_EQ(keys.size(), 3u);
+  EXPECT_EQ(keys[0], index::EntryKey(prefix, json::Value::Int(4), "EPK", "id1"));
+  EXPECT_EQ(keys[1], index::EntryKey(prefix, json::Value::String("car"), "EPK", "id1"));
+  EXPECT_EQ(keys[2], index::EntryKey(prefix, json::Value::String("red"), "EPK", "id1"));
+  const index::KeyRange words = FullTextWordCountRange(prefix);
+  EXPECT_TRUE(words.begin <= keys[0] && keys[0] < words.end);
+  EXPECT_FALSE(words.begin <= keys[1] && keys[1] < words.end);
   EXPECT_EQ(prefix[9], kFullTextMarker);
   // Not range-index path entries: path statistics and presence counts leave them out.
   EXPECT_FALSE(index::PathPrefixLength(keys[0]).has_value());
+}
+
+TEST_F(FullTextIndexTest, ARankingByFullTextScoreReadsOnlyTheTextsHoldingATerm) {
+  Open(kIndexed, 3);
+  LoadRandomTexts(300, 5);
+  const std::vector<std::string> terms{"moon", "rock"};
+  const Ranked ranked = Rank("'moon', 'rock'");
+  const std::set<std::string> holding = Either(WithPhrase("moon"), WithPhrase("rock"));
+  ASSERT_LT(holding.size(), texts_.size());
+  // Every text holding a term, best first by the model's BM25.
+  EXPECT_EQ(std::set<std::string>(ranked.ids.begin(), ranked.ids.end()), holding);
+  EXPECT_EQ(ranked.ids.size(), holding.size());
+  for (size_t i = 1; i < ranked.ids.size(); ++i) {
+    EXPECT_GE(ModelScore(ranked.ids[i - 1], terms) + 1e-9, ModelScore(ranked.ids[i], terms)) << i;
+  }
+  // The ranking read the items of the terms' stems, not every item; the statistics
+  // were counted from the index.
+  EXPECT_EQ(ranked.ranking_loaded, holding.size());
+  EXPECT_EQ(ranked.statistics_loaded, 0u);
+  EXPECT_EQ(json::Write(ranked.statistics), json::Write(ModelStatistics({"moon", "rock"})));
+}
+
+TEST_F(FullTextIndexTest, RankingStatisticsComeFromTheIndexAndMatchTheTexts) {
+  Open(kIndexed, 3);
+  // Before any text: numbers all the same (0), as the evaluated query gives them.
+  EXPECT_EQ(json::Write(Statistics({"lamp"}, C()->FullScope()).first),
+            json::Write(ModelStatistics({"lamp"})));
+  LoadRandomTexts(200, 9);
+  std::mt19937 random(10);
+  for (int i = 0; i < 200; i += 4) {
+    ASSERT_TRUE(Upsert("i" + std::to_string(i), kWords[random() % kWords.size()] + " lamp").ok());
+  }
+  for (int i = 2; i < 200; i += 9) ASSERT_TRUE(Delete("i" + std::to_string(i)).ok());
+  ASSERT_TRUE(Upsert("stop", "the and of").ok());  // no words BM25 counts
+  const std::vector<std::string> terms{"lamp", "star", "the"};
+  const auto got = Statistics(terms, C()->FullScope());
+  EXPECT_EQ(json::Write(got.first), json::Write(ModelStatistics(terms)));
+  EXPECT_EQ(got.second, 0u);  // no item read
+  // One logical partition: the texts whose pk is p2.
+  const auto one = Statistics({"lamp"}, ScopeOf("p2"));
+  EXPECT_EQ(json::Write(one.first),
+            json::Write(ModelStatistics({"lamp"},
+                                        [](const std::string& id) { return id.size() % 5 == 2; })));
+  // A phrase is told by the texts alone: the query is evaluated, with the same numbers.
+  const auto phrase = Statistics({"blue car"}, C()->FullScope());
+  EXPECT_EQ(json::Write(phrase.first), json::Write(ModelStatistics({"blue car"})));
+  EXPECT_GT(phrase.second, 0u);
+}
+
+TEST_F(FullTextIndexTest, WithoutTheIndexRankingStatisticsReadTheTexts) {
+  Open(kNotIndexed);
+  EXPECT_EQ(json::Write(Statistics({"lamp"}, C()->FullScope()).first),
+            json::Write(ModelStatistics({"lamp"})));
+  LoadRandomTexts(50, 9);
+  const auto got = Statistics({"lamp", "star"}, C()->FullScope());
+  EXPECT_EQ(json::Write(got.first), json::Write(ModelStatistics({"lamp", "star"})));
+  EXPECT_EQ(got.second, texts_.size());
 }
 
 }  // namespace

@@ -48,6 +48,16 @@ void AppendNumber(std::string& key, double d) {
 
 }  // namespace
 
+std::optional<double> DecodeNumber(std::string_view encoded) {
+  if (encoded.size() != 9 || static_cast<ValueTag>(encoded[0]) != ValueTag::kNumber) {
+    return std::nullopt;
+  }
+  uint64_t bits = 0;
+  for (size_t i = 1; i < 9; ++i) bits = bits << 8 | static_cast<uint8_t>(encoded[i]);
+  bits = (bits & (uint64_t{1} << 63)) ? bits & ~(uint64_t{1} << 63) : ~bits;
+  return std::bit_cast<double>(bits);
+}
+
 std::string PathPrefix(uint32_t container, uint32_t partition, std::span<const std::string> path) {
   std::string key(1, storage::keys::kIndexSpace);
   AppendFixed32BE(key, container);

@@ -40,6 +40,9 @@ std::string PathPrefix(uint32_t container, uint32_t partition, std::span<const s
 
 // Appends the encoded value (any type; arrays and objects as their markers).
 void AppendValue(std::string& key, const json::Value& value);
+// The number an encoded number value (its tag included, as EntryView::value holds it)
+// stands for; nullopt if it is not one.
+std::optional<double> DecodeNumber(std::string_view encoded);
 // Appends a string's encoding without its terminator: the prefix of every string
 // that starts with `prefix`.
 void AppendStringPrefix(std::string& key, std::string_view prefix);

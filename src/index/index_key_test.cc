@@ -77,5 +77,17 @@ TEST(PathPrefixLengthTest, OtherKeysHaveNone) {
   EXPECT_FALSE(PathPrefixLength(""));
 }
 
+TEST(DecodeNumberTest, ReadsBackEveryEncodedNumber) {
+  for (double d : {0.0, 1.0, -1.0, 42.0, 1e300, -1e-300, 0.5, -123456.75}) {
+    std::string key;
+    AppendValue(key, json::Value::Double(d));
+    EXPECT_EQ(DecodeNumber(key), d);
+  }
+  std::string text;
+  AppendValue(text, json::Value::String("a"));
+  EXPECT_FALSE(DecodeNumber(text).has_value());
+  EXPECT_FALSE(DecodeNumber("").has_value());
+}
+
 }  // namespace
 }  // namespace orrery::index

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "query/constant_args.h"
 #include "query/spatial_access.h"
 
 namespace orrery::query {
@@ -25,6 +26,9 @@ class ShapeBuilder {
     AccessShape shape;
     if (item_slot_ < 0) return shape;
     if (query_.where) AddConjuncts(*query_.where, shape.predicates);
+    if (std::optional<PathPredicate> ranked = RankedFullTextPredicate()) {
+      shape.predicates.push_back(std::move(*ranked));
+    }
     MergeRanges(shape.predicates);
     shape.order_by_keys = query_.order_by.size();
     bool by_join_element = false;
@@ -201,6 +205,10 @@ class ShapeBuilder {
       out.push_back(std::move(*spatial));
       return;
     }
+    if (std::optional<PathPredicate> scored = PositiveScorePredicate(binary)) {
+      out.push_back(std::move(*scored));
+      return;
+    }
     BinaryOp op = binary.op;
     std::optional<DocumentPath> path = ItemPath(*binary.left);
     const json::Value* value = Constant(*binary.right);
@@ -373,6 +381,75 @@ class ShapeBuilder {
         continue;
       }
       predicate.terms.push_back(term->as_string());
+    }
+    if (predicate.terms.empty()) return std::nullopt;
+    return predicate;
+  }
+
+  // A BM25 score is above 0 only for a text that holds one of its terms (a phrase: its
+  // words in a row, compared by stem, as FullTextContainsAny compares them), so
+  // `_FullTextScore(path, [terms], ...) > s` with s >= 0 (or >= s with s > 0), the filter
+  // of the SDK's ranking query of one FullTextScore, reads the candidates of
+  // FullTextContainsAny(path, terms).
+  std::optional<PathPredicate> PositiveScorePredicate(const ast::BinaryExpr& binary) const {
+    BinaryOp op = binary.op;
+    const ast::Expr* score = binary.left.get();
+    const json::Value* bound = Constant(*binary.right);
+    if (score->kind != ExprKind::kCall) {
+      score = binary.right.get();
+      bound = Constant(*binary.left);
+      op = Mirror(op);
+    }
+    if (score->kind != ExprKind::kCall || bound == nullptr || !bound->is_number()) {
+      return std::nullopt;
+    }
+    const double s = bound->as_double();
+    if (!(op == BinaryOp::kGreater && s >= 0) && !(op == BinaryOp::kGreaterEqual && s > 0)) {
+      return std::nullopt;
+    }
+    const auto& call = As<ast::CallExpr>(*score);
+    if (call.is_udf || !EqualsIgnoringCase(call.name, "_FullTextScore")) return std::nullopt;
+    return ScoreTermsPredicate(call);
+  }
+
+  // ORDER BY RANK FullTextScore(path, terms): the ranking leaves out the texts it scores
+  // 0 (rank_plan.h), those that hold none of the terms. Not with RRF, which ranks them.
+  std::optional<PathPredicate> RankedFullTextPredicate() const {
+    if (!query_.order_by_rank || query_.order_by.size() != 1) return std::nullopt;
+    const ast::Expr& key = *query_.order_by.front().expr;
+    if (key.kind != ExprKind::kCall) return std::nullopt;
+    const auto& call = As<ast::CallExpr>(key);
+    if (call.is_udf || (!EqualsIgnoringCase(call.name, "FullTextScore") &&
+                        !EqualsIgnoringCase(call.name, "_FullTextScore"))) {
+      return std::nullopt;
+    }
+    return ScoreTermsPredicate(call);
+  }
+
+  // The terms of FullTextScore(path, t1, t2, ...), FullTextScore(path, [t1, ...]) or
+  // _FullTextScore(path, [t1, ...], statistics...), as a FullTextContainsAny predicate.
+  std::optional<PathPredicate> ScoreTermsPredicate(const ast::CallExpr& call) const {
+    if (call.args.size() < 2) return std::nullopt;
+    std::optional<DocumentPath> path = ItemPath(*call.args[0]);
+    if (!path || ThroughArrayElements(*path)) return std::nullopt;
+    const bool statistics = call.name.front() == '_';
+    const size_t last = statistics ? 2 : call.args.size();
+    PathPredicate predicate;
+    predicate.kind = PathPredicate::Kind::kFullText;
+    predicate.path = std::move(*path);
+    predicate.any_term = true;
+    for (size_t i = 1; i < last; ++i) {
+      const std::optional<json::Value> term = ConstantValue(*call.args[i]);
+      if (!term) return std::nullopt;
+      if (term->is_string()) {
+        predicate.terms.push_back(term->as_string());
+        continue;
+      }
+      if (!term->is_array() || (!statistics && call.args.size() != 2)) return std::nullopt;
+      for (const json::Value& t : term->as_array()) {
+        if (!t.is_string()) return std::nullopt;
+        predicate.terms.push_back(t.as_string());
+      }
     }
     if (predicate.terms.empty()) return std::nullopt;
     return predicate;

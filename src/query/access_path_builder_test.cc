@@ -76,5 +76,40 @@ TEST(AccessShapeTest, OrderByKeysAndWhetherTheyStream) {
   EXPECT_EQ(sdk.order_by[0].path, DocumentPath{"ts"});
 }
 
+TEST(AccessShapeTest, AFullTextRankingReadsTheTextsHoldingATerm) {
+  const auto terms_of = [](const AccessShape& shape) {
+    std::vector<std::string> out;
+    for (const PathPredicate& p : shape.predicates) {
+      if (p.kind != PathPredicate::Kind::kFullText || !p.any_term) continue;
+      out.insert(out.end(), p.terms.begin(), p.terms.end());
+    }
+    return out;
+  };
+  const std::vector<std::string> both{"swim", "run fast"};
+  EXPECT_EQ(terms_of(ShapeOf("SELECT TOP 5 * FROM c ORDER BY RANK FullTextScore(c.t, 'swim', "
+                             "'run fast')")),
+            both);
+  EXPECT_EQ(terms_of(ShapeOf("SELECT TOP 5 * FROM c WHERE c.a = 1 ORDER BY RANK "
+                             "FullTextScore(c.t, ['swim', 'run fast'])")),
+            both);
+  // The SDK's ranking query of one FullTextScore, statistics filled in.
+  EXPECT_EQ(terms_of(ShapeOf("SELECT TOP 5 c._rid FROM c WHERE true AND (_FullTextScore(c.t, "
+                             "['swim', 'run fast'], 10, 40, [2, 3]) > 0) ORDER BY "
+                             "_FullTextScore(c.t, ['swim', 'run fast'], 10, 40, [2, 3]) DESC")),
+            both);
+  EXPECT_EQ(terms_of(ShapeOf("SELECT * FROM c WHERE 0.5 <= _FullTextScore(c.t, ['a'], 1, 1, "
+                             "[1])")),
+            std::vector<std::string>{"a"});
+  // RRF ranks the texts without a term too; a bound that admits 0 reads every text.
+  EXPECT_TRUE(terms_of(ShapeOf("SELECT TOP 5 * FROM c ORDER BY RANK RRF(FullTextScore(c.t, "
+                               "'a'), FullTextScore(c.u, 'b'))"))
+                  .empty());
+  EXPECT_TRUE(terms_of(ShapeOf("SELECT * FROM c WHERE _FullTextScore(c.t, ['a'], 1, 1, [1]) >= 0"))
+                  .empty());
+  EXPECT_TRUE(terms_of(ShapeOf("SELECT * FROM c WHERE _FullTextScore(c.t, ['a'], 1, 1, [1]) > "
+                               "-1"))
+                  .empty());
+}
+
 }  // namespace
 }  // namespace orrery::query

@@ -18,6 +18,7 @@
 #include "query/evaluator.h"
 #include "query/field_usage.h"
 #include "query/full_text_references.h"
+#include "query/full_text_statistics.h"
 #include "query/geometry_references.h"
 #include "query/limits.h"
 #include "query/operators.h"
@@ -92,6 +93,7 @@ class CompiledQueryImpl final : public CompiledQuery {
         query_(*bound_.query),
         shape_(BuildAccessShape(bound_)),
         vector_ranking_(FindVectorRanking(bound_)),
+        full_text_statistics_(MatchFullTextStatistics(bound_)),
         members_(ItemMembersUsed(bound_)) {}
 
   const AccessShape& access_shape() const override { return shape_; }
@@ -104,6 +106,9 @@ class CompiledQueryImpl final : public CompiledQuery {
   }
   const std::string* rank_statistics_query() const override {
     return rank_.statistics_query.empty() || statistics_set_ ? nullptr : &rank_.statistics_query;
+  }
+  const FullTextStatisticsQuery* full_text_statistics() const override {
+    return full_text_statistics_ ? &*full_text_statistics_ : nullptr;
   }
   Status SetRankStatistics(const json::Value& statistics) override {
     ORRERY_RETURN_IF_ERROR(InjectStatistics(rank_, statistics));
@@ -466,6 +471,7 @@ class CompiledQueryImpl final : public CompiledQuery {
   const ast::Query& query_;
   const AccessShape shape_;
   const std::optional<VectorRanking> vector_ranking_;
+  const std::optional<FullTextStatisticsQuery> full_text_statistics_;
   const std::optional<std::vector<std::string>> members_;
   CompileTimings timings_;
   uint64_t fingerprint_ = 0;

@@ -20,10 +20,11 @@
 
 namespace orrery::query {
 
-class ComputedProperties;  // computed_properties.h
-class VectorPolicy;        // vector_policy.h
-class FullTextPolicy;      // full_text_policy.h
-struct VectorRanking;      // vector_references.h
+class ComputedProperties;        // computed_properties.h
+class VectorPolicy;              // vector_policy.h
+class FullTextPolicy;            // full_text_policy.h
+struct VectorRanking;            // vector_references.h
+struct FullTextStatisticsQuery;  // full_text_statistics.h
 
 struct Parameter {
   std::string name;  // with the leading '@'
@@ -149,6 +150,9 @@ class CompiledQuery {
   // ORDER BY VectorDistance that a vector index can serve (vector_references.h), or null.
   virtual const VectorRanking* vector_ranking() const = 0;
   virtual Status SetRankStatistics(const json::Value& statistics) = 0;
+  // The query is a FullTextScore ranking's statistics query (full_text_statistics.h),
+  // or null.
+  virtual const FullTextStatisticsQuery* full_text_statistics() const = 0;
 
   // The top-level members of an item the query reads (sorted), or nullptr when it may
   // read the whole item: EvaluateDocument gives the same rows for a document holding

@@ -158,4 +158,42 @@ describe("hybrid search", { timeout: TIMEOUT * 2 }, () => {
       assert.match(e.message, message, query);
     }
   });
+
+  test("with a full-text index a ranking reads the texts of its terms, not every text", async () => {
+    // 300 texts of common words; "zebra" in 6 of them. The same ranking with and without
+    // the inverted index: the same rows (BM25 computed here), and the indexed one counts
+    // its statistics from index entries and reads only the 6 texts.
+    const local = seededRandom(5);
+    const docs = Array.from({ length: 300 }, (_, i) => {
+      const words = Array.from({ length: 3 + Math.floor(local() * 6) }, () => WORDS[Math.floor(local() * WORDS.length)]);
+      if (i % 50 === 7) words.splice(1, 0, "zebra");
+      return { id: `z${i}`, pk: `p${i % 17}`, text: words.join(" ") };
+    });
+    const rank = (terms) => bm25(docs, terms).map((key, i) => ({ id: docs[i].id, key })).filter((e) => e.key > 0).sort((a, b) => b.key - a.key);
+    assert.equal(rank(["zebra"]).length, 6);
+    const charges = {};
+    for (const indexed of [true, false]) {
+      const { container: c } = await database.containers.create(
+        {
+          id: indexed ? "ranked-indexed" : "ranked-plain",
+          partitionKey: pk,
+          fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/text", language: "en-US" }] },
+          indexingPolicy: indexed ? { fullTextIndexes: [{ path: "/text" }] } : {},
+        },
+        { offerThroughput: 24000 },
+      );
+      for (let i = 0; i < docs.length; i += 50) await Promise.all(docs.slice(i, i + 50).map((d) => c.items.create(d)));
+      for (const forceQueryPlan of [false, true]) {
+        const what = `${indexed ? "indexed" : "plain"}${forceQueryPlan ? ", hybrid pipeline" : ""}`;
+        const rare = await c.items.query("SELECT TOP 10 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'zebra')", { forceQueryPlan }).fetchAll();
+        assertRankedPrefix(rare.resources.map((r) => r.id), rank(["zebra"]), `zebra (${what})`);
+        charges[what] = rare.requestCharge;
+        const both = await c.items.query("SELECT TOP 20 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'zebra', 'moon')", { forceQueryPlan }).fetchAll();
+        assertRankedPrefix(both.resources.map((r) => r.id), rank(["zebra", "moon"]), `zebra moon (${what})`);
+      }
+    }
+    for (const path of ["", ", hybrid pipeline"]) {
+      assert.ok(charges[`indexed${path}`] * 4 < charges[`plain${path}`], `a rare word's ranking with the index (${charges[`indexed${path}`]} RU) should cost far less than reading every text (${charges[`plain${path}`]} RU)`);
+    }
+  });
 });
