@@ -551,6 +551,17 @@ class Container {
   Result<bool> SomeItemLacks(QueryRun& run, uint32_t partition,
                              const std::string& path_prefix) const;
   Result<int64_t> CountPartitionItems(uint32_t partition) const;
+  // What PathPresence keeps of `path` in `partition` (its entries, or a full-text path's
+  // words) and the partition's items, counting them first when needed: `count` then runs
+  // while no write does, reading the latest state, and what is read is charged to
+  // `page`. nullopt while the partition splits away or the index is rebuilt.
+  struct PresenceCount {
+    int64_t entries = 0;
+    int64_t items = 0;
+  };
+  Result<std::optional<PresenceCount>> CountPresence(
+      uint32_t partition, std::string_view path, FeedPage& page,
+      const std::function<Result<int64_t>()>& count) const;
   // How many items `scope` holds (one logical partition's counter, or the physical
   // partitions' counts of path_presence.h), or nullopt when not counted.
   Result<std::optional<int64_t>> ItemsIn(const ReadScope& scope) const;

@@ -1,7 +1,9 @@
 // The statistics query of a FullTextScore ranking (query/full_text_statistics.h),
 // counted from the full-text index (full_text_index.h) instead of analyzing every text:
-// the documents from the item counts, the words from one word-count entry per text,
-// the documents holding a one-word term from its stem's entries. The numbers are those
+// the documents from the item counts, the words from one word-count entry per text
+// (summed once per physical partition, then kept current by writes with the partition's
+// presence counts, path_presence.h), the documents holding a one-word term from its
+// stem's entries. The numbers are those
 // the query computes, except that items expired but not yet purged still count (the
 // service's statistics are approximate too). A scope that cuts a physical partition,
 // an index being built, or a term of several words (a phrase, which only the texts can
@@ -56,16 +58,6 @@ Result<bool> Container::AnswerFullTextStatistics(const query::FullTextStatistics
     }
   }
 
-  ORRERY_ASSIGN_OR_RETURN(std::optional<int64_t> documents, ItemsIn(scope));
-  if (!documents) {
-    documents = 0;
-    for (const PhysicalPartition* p : partitions) {
-      ORRERY_ASSIGN_OR_RETURN(const int64_t items, CountPartitionItems(p->number));
-      *documents += items;
-      page.index_entries += static_cast<size_t>(items);
-    }
-  }
-
   json::Array paths;
   for (size_t i = 0; i < statistics.paths.size(); ++i) {
     int64_t words = 0;
@@ -73,14 +65,36 @@ Result<bool> Container::AnswerFullTextStatistics(const query::FullTextStatistics
     for (const PhysicalPartition* p : partitions) {
       const std::string prefix =
           FullTextPathPrefix(settings_.number, p->number, statistics.paths[i].path);
-      ORRERY_RETURN_IF_ERROR(index::ScanEntries(
-          store_, FullTextWordCountRange(prefix), prefix.size(), false,
-          [&](const index::EntryView& entry) {
-            ++page.index_entries;
-            if (!scope.Contains(entry.epk)) return true;
-            words += static_cast<int64_t>(index::DecodeNumber(entry.value).value_or(0));
-            return true;
-          }));
+      // The words of an entry, when the scope holds its item.
+      const auto sum_words = [&](const index::EntryView& entry) {
+        ++page.index_entries;
+        if (scope.Contains(entry.epk)) {
+          words += static_cast<int64_t>(index::DecodeNumber(entry.value).value_or(0));
+        }
+        return true;
+      };
+      const auto scan_words = [&]() {
+        return index::ScanEntries(store_, FullTextWordCountRange(prefix), prefix.size(), false,
+                                  sum_words);
+      };
+      if (scope.exact_epk) {
+        ORRERY_RETURN_IF_ERROR(scan_words());
+      } else {
+        // A whole partition's words are kept with its presence counts once counted.
+        const int64_t before = words;
+        ORRERY_ASSIGN_OR_RETURN(
+            std::optional<PresenceCount> counted,
+            CountPresence(p->number, WordCountPath(prefix), page, [&]() -> Result<int64_t> {
+              ORRERY_RETURN_IF_ERROR(scan_words());
+              return words - before;
+            }));
+        if (counted) {
+          words = before + counted->entries;
+        } else {
+          words = before;
+          ORRERY_RETURN_IF_ERROR(scan_words());
+        }
+      }
       for (size_t t = 0; t < stems[i].size(); ++t) {
         if (stems[i][t].empty()) continue;  // stop words only: no text holds the term
         ORRERY_RETURN_IF_ERROR(
@@ -98,6 +112,16 @@ Result<bool> Container::AnswerFullTextStatistics(const query::FullTextStatistics
         {"totalWordCount", json::Value::Int(words)},
         {"hitCounts", json::Value::MakeArray(std::move(hit_counts))},
     }));
+  }
+  // After the words: counting them counts the partitions' items too.
+  ORRERY_ASSIGN_OR_RETURN(std::optional<int64_t> documents, ItemsIn(scope));
+  if (!documents) {
+    documents = 0;
+    for (const PhysicalPartition* p : partitions) {
+      ORRERY_ASSIGN_OR_RETURN(const int64_t items, CountPartitionItems(p->number));
+      *documents += items;
+      page.index_entries += static_cast<size_t>(items);
+    }
   }
   page.Add(json::Write(json::Value::MakeObject({
       {"documentCount", json::Value::Int(*documents)},

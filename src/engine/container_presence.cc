@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/container.h"
+#include "engine/full_text_index.h"
 #include "engine/query_run.h"
 #include "engine/writes_held.h"
 #include "index/index_key.h"
@@ -41,6 +42,8 @@ void Container::NoteEntryChange(ContainerWriteState& state, std::string_view ent
                                 int64_t delta) {
   if (std::optional<std::string_view> path = index::EntryPath(entry_key, /*names_only=*/true)) {
     NotePresenceChange(state, index::PartitionOf(entry_key), *path, delta);
+  } else if (std::optional<WordCountEntry> words = ParseWordCountEntry(entry_key)) {
+    NotePresenceChange(state, index::PartitionOf(entry_key), words->path, delta * words->words);
   }
 }
 
@@ -94,37 +97,59 @@ Result<int64_t> Container::CountPartitionItems(uint32_t partition) const {
 
 Result<bool> Container::SomeItemLacks(QueryRun& run, uint32_t partition,
                                       const std::string& path_prefix) const {
-  ContainerWriteState& state = *write_state_;
   const std::optional<std::string_view> entry_path =
       index::EntryPath(path_prefix, /*names_only=*/true);
   // An array step: items may have several entries each.
   if (!entry_path) return true;
-  const std::string_view path = *entry_path;
-  if (std::optional<bool> known = state.presence.SomeItemLacks(partition, path)) return *known;
+  if (std::optional<bool> known = write_state_->presence.SomeItemLacks(partition, *entry_path)) {
+    return *known;
+  }
+  const index::KeyRange range = index::AllEntries(path_prefix);
+  ORRERY_ASSIGN_OR_RETURN(
+      std::optional<PresenceCount> counted,
+      CountPresence(partition, *entry_path, run.page, [&]() -> Result<int64_t> {
+        int64_t entries = 0;
+        ORRERY_RETURN_IF_ERROR(store_.Scan(range.begin, range.end, Counter(entries)));
+        run.page.index_entries += static_cast<size_t>(entries);
+        return entries;
+      }));
+  return !counted || counted->entries < counted->items;
+}
+
+Result<std::optional<Container::PresenceCount>> Container::CountPresence(
+    uint32_t partition, std::string_view path, FeedPage& page,
+    const std::function<Result<int64_t>()>& count) const {
+  ContainerWriteState& state = *write_state_;
+  const auto known = [&]() -> std::optional<PresenceCount> {
+    std::optional<int64_t> entries = state.presence.Entries(partition, path);
+    std::optional<int64_t> items = state.presence.Items(partition);
+    if (!entries || !items) return std::nullopt;
+    return PresenceCount{*entries, *items};
+  };
+  if (std::optional<PresenceCount> counted = known()) return counted;
   // Counted while no write runs: each write is then either in the counts or applies
   // its change after them.
-  return WithWritesHeld(state, [&]() -> Result<bool> {
-    if (std::optional<bool> known = state.presence.SomeItemLacks(partition, path)) return *known;
+  return WithWritesHeld(state, [&]() -> Result<std::optional<PresenceCount>> {
+    if (std::optional<PresenceCount> counted = known()) return counted;
     const uint64_t generation = state.index_generation.load();
     bool live = false;
     for (const PhysicalPartition& p : state.write_map->partitions()) live |= p.number == partition;
     // A partition split away meanwhile, or an index being rebuilt: nothing to count.
-    if (!live || !state.index_ready.load()) return true;
-    int64_t entries = 0;
-    const index::KeyRange range = index::AllEntries(path_prefix);
-    ORRERY_RETURN_IF_ERROR(store_.Scan(range.begin, range.end, Counter(entries)));
+    if (!live || !state.index_ready.load()) return std::optional<PresenceCount>();
+    // The store as it is now, not as the query's view saw it: writes since are held.
+    const storage::Store::LatestReads latest;
+    ORRERY_ASSIGN_OR_RETURN(const int64_t entries, count());
     std::optional<int64_t> items = state.presence.Items(partition);
     if (!items) {
       ORRERY_ASSIGN_OR_RETURN(items, CountPartitionItems(partition));
-      run.page.index_entries += static_cast<size_t>(*items);
+      page.index_entries += static_cast<size_t>(*items);
     }
-    run.page.index_entries += static_cast<size_t>(entries);
     // A rebuild that began meanwhile (it does not wait for writes) made the count stale.
     const std::lock_guard rebuild(state.rebuild_mutex);
     if (state.index_ready.load() && state.index_generation.load() == generation) {
       state.presence.Learn(partition, path, entries, *items);
     }
-    return entries < *items;
+    return std::optional<PresenceCount>(PresenceCount{entries, *items});
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include "index/index_key.h"
 #include "query/text_analysis.h"
+#include "storage/keys.h"
 
 namespace orrery::engine {
 namespace {
@@ -51,6 +52,25 @@ index::KeyRange FullTextWordCountRange(const std::string& path_prefix) {
   range.begin = path_prefix + static_cast<char>(index::ValueTag::kNumber);
   range.end = path_prefix + static_cast<char>(static_cast<uint8_t>(index::ValueTag::kNumber) + 1);
   return range;
+}
+
+std::optional<WordCountEntry> ParseWordCountEntry(std::string_view key) {
+  if (key.size() <= kPathStart + 1 || key[0] != storage::keys::kIndexSpace ||
+      key[kPathStart] != kFullTextMarker) {
+    return std::nullopt;
+  }
+  const std::optional<size_t> end = index::PathEnd(key, kPathStart + 1, /*names_only=*/false);
+  if (!end || *end >= key.size() ||
+      static_cast<index::ValueTag>(key[*end]) != index::ValueTag::kNumber) {
+    return std::nullopt;
+  }
+  const std::optional<double> words = index::DecodeNumber(key.substr(*end, 9));
+  if (!words) return std::nullopt;
+  return WordCountEntry{key.substr(kPathStart, *end - kPathStart), static_cast<int64_t>(*words)};
+}
+
+std::string_view WordCountPath(std::string_view path_prefix) {
+  return path_prefix.substr(kPathStart);
 }
 
 std::vector<json::Value> FullTextLookupStems(const query::PathPredicate& predicate,

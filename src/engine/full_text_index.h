@@ -23,8 +23,10 @@
 // each (phrases, fuzzy terms, the other conditions).
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "index/index_scan.h"
@@ -50,6 +52,17 @@ void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
 
 // The range of the word-count entries of one path in one partition, given its prefix.
 index::KeyRange FullTextWordCountRange(const std::string& path_prefix);
+
+// A word-count entry as presence counts (path_presence.h) sum it: its path, the bytes of
+// its key's path prefix after the container and the partition (the marker first, so no
+// range-index path is the same), and its words. nullopt for any other key.
+struct WordCountEntry {
+  std::string_view path;
+  int64_t words = 0;
+};
+std::optional<WordCountEntry> ParseWordCountEntry(std::string_view key);
+// The same path of a path prefix (FullTextPathPrefix's output).
+std::string_view WordCountPath(std::string_view path_prefix);
 
 // The stems (as string values) whose entries hold every item a kFullText predicate can
 // match: with FullTextContainsAny one stem of each term, else one stem of one term (the

@@ -5,9 +5,11 @@
 #include "engine/full_text_index.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <random>
@@ -226,10 +228,14 @@ class FullTextIndexTest : public ::testing::Test {
     return out;
   }
 
-  // The statistics query of FullTextScore(c.text, terms) over `scope`: its row and the
-  // items it read.
-  std::pair<json::Value, size_t> Statistics(const std::vector<std::string>& terms,
-                                            const ReadScope& scope) {
+  // The statistics query of FullTextScore(c.text, terms) over `scope`: its row, the items
+  // it read and the index entries.
+  struct StatisticsRow {
+    json::Value first;
+    size_t second = 0;
+    size_t entries = 0;
+  };
+  StatisticsRow Statistics(const std::vector<std::string>& terms, const ReadScope& scope) {
     std::string list;
     for (const std::string& t : terms) {
       list += (list.empty() ? "" : ", ") + json::Write(json::Value::String(t));
@@ -246,7 +252,7 @@ class FullTextIndexTest : public ::testing::Test {
     auto page = C()->Query(**statistics, scope, 1, "");
     EXPECT_TRUE(page.ok() && page->documents.size() == 1);
     if (!page.ok() || page->documents.size() != 1) return {};
-    return {J(page->documents.front()), page->loaded_count};
+    return {J(page->documents.front()), page->loaded_count, page->index_entries};
   }
   ReadScope ScopeOf(const std::string& pk) {
     ReadScope scope;
@@ -403,6 +409,9 @@ TEST_F(FullTextIndexTest, RankingStatisticsComeFromTheIndexAndMatchTheTexts) {
   const auto got = Statistics(terms, C()->FullScope());
   EXPECT_EQ(json::Write(got.first), json::Write(ModelStatistics(terms)));
   EXPECT_EQ(got.second, 0u);  // no item read
+  // Only the terms' entries: the words of a new container's partitions are kept as
+  // written.
+  EXPECT_EQ(got.entries, WithPhrase("lamp").size() + WithPhrase("star").size());
   // One logical partition: the texts whose pk is p2.
   const auto one = Statistics({"lamp"}, ScopeOf("p2"));
   EXPECT_EQ(json::Write(one.first),
@@ -412,6 +421,45 @@ TEST_F(FullTextIndexTest, RankingStatisticsComeFromTheIndexAndMatchTheTexts) {
   const auto phrase = Statistics({"blue car"}, C()->FullScope());
   EXPECT_EQ(json::Write(phrase.first), json::Write(ModelStatistics({"blue car"})));
   EXPECT_GT(phrase.second, 0u);
+}
+
+TEST_F(FullTextIndexTest, RankingStatisticsAfterARestartCountTheWordsOnceThenKeepThem) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("orrery-full-text-statistics-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const auto open_on_disk = [&] {
+    AccountOptions options;
+    options.store.path = dir;
+    options.background_ttl_purge = false;
+    options.background_splits = false;
+    options.initial_partitions = 2;
+    account_ = std::move(Account::Open(options)).value();
+  };
+  open_on_disk();
+  ASSERT_TRUE(account_->CreateDatabase(J(R"({"id":"db"})"), {}).ok());
+  ASSERT_TRUE(account_
+                  ->CreateContainer("db",
+                                    J(std::string(R"({"id":"c","partitionKey":{"paths":["/pk"],)"
+                                                  R"("version":2},)") +
+                                      kFullTextPolicy + R"("indexingPolicy":)" + kIndexed + "}"),
+                                    {})
+                  .ok());
+  LoadRandomTexts(150, 21);
+  account_.reset();
+  open_on_disk();
+  // The first statistics after the restart read every text's word-count entry once.
+  const auto first = Statistics({"fish"}, C()->FullScope());
+  EXPECT_EQ(json::Write(first.first), json::Write(ModelStatistics({"fish"})));
+  EXPECT_GE(first.entries, texts_.size());
+  // Writes after that keep the sums: later statistics read the term's entries alone.
+  ASSERT_TRUE(Upsert("i3", "fish fish fish fish").ok());
+  ASSERT_TRUE(Delete("i4").ok());
+  ASSERT_TRUE(Upsert("new", "moon fish").ok());
+  const auto later = Statistics({"fish"}, C()->FullScope());
+  EXPECT_EQ(json::Write(later.first), json::Write(ModelStatistics({"fish"})));
+  EXPECT_EQ(later.entries, WithPhrase("fish").size());
+  account_.reset();
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(FullTextIndexTest, WithoutTheIndexRankingStatisticsReadTheTexts) {

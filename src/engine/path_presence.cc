@@ -22,6 +22,16 @@ std::optional<bool> PathPresence::SomeItemLacks(uint32_t partition, std::string_
   return std::nullopt;
 }
 
+std::optional<int64_t> PathPresence::Entries(uint32_t partition, std::string_view path) const {
+  const std::lock_guard lock(mutex_);
+  auto it = partitions_.find(partition);
+  if (it == partitions_.end() || !it->second.items) return std::nullopt;
+  auto entries = it->second.entries.find(path);
+  if (entries != it->second.entries.end()) return entries->second;
+  if (it->second.every_path) return 0;
+  return std::nullopt;
+}
+
 std::optional<int64_t> PathPresence::Items(uint32_t partition) const {
   const std::lock_guard lock(mutex_);
   auto it = partitions_.find(partition);

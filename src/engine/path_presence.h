@@ -31,6 +31,9 @@ class PathPresence {
   // Whether some item of `partition` has no entry under `path` (the bytes of an entry
   // key's path prefix after its container and partition); nullopt when not counted.
   std::optional<bool> SomeItemLacks(uint32_t partition, std::string_view path) const;
+  // The entries counted under `path` in `partition` (for a full-text path's word-count
+  // entries, the sum of their words: full_text_index.h), when counted.
+  std::optional<int64_t> Entries(uint32_t partition, std::string_view path) const;
   // The items of `partition`, when counted.
   std::optional<int64_t> Items(uint32_t partition) const;
   // Counts made while no write could run.

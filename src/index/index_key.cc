@@ -159,7 +159,11 @@ std::optional<std::string_view> EntryPath(std::string_view key, bool names_only)
 
 std::optional<size_t> PathPrefixLength(std::string_view key, bool names_only) {
   if (key.size() <= kPathStart || key[0] != storage::keys::kIndexSpace) return std::nullopt;
-  size_t pos = kPathStart;
+  return PathEnd(key, kPathStart, names_only);
+}
+
+std::optional<size_t> PathEnd(std::string_view key, size_t from, bool names_only) {
+  size_t pos = from;
   while (pos < key.size()) {
     switch (key[pos]) {
       case kPathEnd:

@@ -68,6 +68,9 @@ uint32_t PartitionOf(std::string_view entry_key);
 // or malformed key); nullopt otherwise. `names_only` also refuses paths with an array
 // step, whose items may have several entries each.
 std::optional<size_t> PathPrefixLength(std::string_view entry_key, bool names_only = false);
+// Where a path encoded as in PathPrefix that starts at `from` in `key` ends (after its
+// 0x01); nullopt when none does. For keys whose path follows a marker (full-text entries).
+std::optional<size_t> PathEnd(std::string_view key, size_t from, bool names_only);
 // The path part of such a key or prefix (after container and partition, through the
 // 0x01 that ends it): what tells one path from another within a partition.
 std::optional<std::string_view> EntryPath(std::string_view entry_key, bool names_only = false);

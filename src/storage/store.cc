@@ -292,6 +292,16 @@ Store::ReadView::~ReadView() {
   view_store = nullptr;
 }
 
+Store::LatestReads::LatestReads() : store_(view_store), snapshot_(view_snapshot) {
+  view_store = nullptr;
+  view_snapshot = nullptr;
+}
+
+Store::LatestReads::~LatestReads() {
+  view_store = store_;
+  view_snapshot = static_cast<const rocksdb::Snapshot*>(snapshot_);
+}
+
 bool Store::OutOfSpace() const {
   return rep_->read_only || (rep_->space && rep_->space->out_of_space());
 }

@@ -112,6 +112,21 @@ class Store {
     const Store* store_ = nullptr;  // null: nested in a view of the same store
   };
 
+  // While alive, this thread's reads see the latest state even inside a ReadView: what
+  // a count taken while no write runs must read (the writes committed since the view
+  // opened included), or it would miss them for good. The view resumes after.
+  class LatestReads {
+   public:
+    LatestReads();
+    ~LatestReads();
+    LatestReads(const LatestReads&) = delete;
+    LatestReads& operator=(const LatestReads&) = delete;
+
+   private:
+    const Store* store_;
+    const void* snapshot_;
+  };
+
   // The data directory; empty for an in-memory store.
   const std::string& directory() const;
   // The sequence number of the last write, now and when the store was opened: equal at

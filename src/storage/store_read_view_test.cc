@@ -104,5 +104,32 @@ TEST(StoreReadViewTest, AViewReadsThePointInTimeItWasOpenedAt) {
   EXPECT_EQ(store->Get("new")->value_or("none"), "x");
 }
 
+TEST(StoreReadViewTest, LatestReadsSeeWritesAfterTheViewThenTheViewResumes) {
+  auto store = OpenInMemory();
+  WriteBatch first;
+  first.Put("k", "1");
+  ASSERT_TRUE(store->Write(first).ok());
+  const Store::ReadView view(*store);
+  std::thread([&] {
+    WriteBatch second;
+    second.Put("k", "2");
+    ASSERT_TRUE(store->Write(second).ok());
+  }).join();
+  {
+    const Store::LatestReads latest;
+    EXPECT_EQ(store->Get("k")->value_or("none"), "2");
+    int keys = 0;
+    ASSERT_TRUE(store
+                    ->Scan("k", "l",
+                           [&](std::string_view, std::string_view value) {
+                             EXPECT_EQ(value, "2");
+                             return ++keys > 0;
+                           })
+                    .ok());
+    EXPECT_EQ(keys, 1);
+  }
+  EXPECT_EQ(store->Get("k")->value_or("none"), "1");
+}
+
 }  // namespace
 }  // namespace orrery::storage
