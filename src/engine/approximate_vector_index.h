@@ -44,6 +44,12 @@ class ApproximateVectorIndex {
   // The build's alternative to scanning: reads what Save wrote to the files named by
   // `base`. On an error the index is as before (empty) and the build scans instead.
   Status AddFromFiles(const std::string& base);
+  // Called by the builder after the scan or the load, before FinishBuild: measures how
+  // well searches find the nearest items of the index's own vectors and sizes them
+  // accordingly (vector_graph.h). Unlocked: until FinishBuild the index's contents are
+  // the builder's alone (writes queue, searches return nothing). Returns what it found,
+  // for the log (empty when there is nothing to tell).
+  std::string Calibrate() { return CalibrateUnlocked(); }
   // Applies the queued writes; the index answers searches from then on.
   void FinishBuild();
   // Writes the built index to the files named by `base` (base + ".graph", ".items").
@@ -72,6 +78,7 @@ class ApproximateVectorIndex {
   virtual void PutLocked(std::string_view item, std::span<const float> vector) = 0;
   virtual void RemoveLocked(std::string_view item) = 0;
   virtual void ScanFinishedLocked() {}
+  virtual std::string CalibrateUnlocked() { return {}; }
   virtual Status SaveLocked(const std::string& base) const;
   virtual Status LoadLocked(const std::string& base);
   virtual std::vector<std::pair<float, std::string>> NearestLocked(std::span<const float> query,

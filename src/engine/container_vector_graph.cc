@@ -134,9 +134,11 @@ void Container::BuildVectorGraphs() const {
     if (!load_from.empty()) {
       Status loaded = graph->AddFromFiles(load_from);
       if (loaded.ok()) {
+        const std::string calibration = graph->Calibrate();
         Log(LogLevel::kInfo, "loaded the saved diskANN index of container " + settings_.id +
                                  ", partition " + std::to_string(key.first) + " (" +
-                                 std::to_string(graph->size()) + " vectors)");
+                                 std::to_string(graph->size()) + " vectors)" +
+                                 (calibration.empty() ? "" : "; " + calibration));
         SetGraphOrigin(key, GraphOrigin::kLoaded);
         graph->FinishBuild();
         continue;
@@ -173,13 +175,14 @@ void Container::BuildVectorGraphs() const {
       continue;
     }
     if (graphs.stopping) return;
+    const std::string calibration = graph->Calibrate();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const char* type = index.type == query::VectorIndexType::kDiskAnn ? "diskANN" : "quantizedFlat";
-    Log(LogLevel::kInfo, "built the " + std::string(type) + " index of container " + settings_.id +
-                             ", partition " + std::to_string(key.first) + " (" +
-                             std::to_string(graph->size()) + " vectors) in " +
-                             std::to_string(seconds) + " s");
+    Log(LogLevel::kInfo,
+        "built the " + std::string(type) + " index of container " + settings_.id + ", partition " +
+            std::to_string(key.first) + " (" + std::to_string(graph->size()) + " vectors) in " +
+            std::to_string(seconds) + " s" + (calibration.empty() ? "" : "; " + calibration));
     // Said before the graph is ready, so that whoever sees it ready sees how it was made.
     SetGraphOrigin(key, GraphOrigin::kScanned);
     graph->FinishBuild();

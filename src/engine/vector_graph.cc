@@ -18,6 +18,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <queue>
+#include <utility>
 
 #include "common/encoding.h"
 
@@ -26,13 +28,23 @@ namespace {
 
 using Hnsw = hnswlib::HierarchicalNSW<float>;
 
-constexpr std::string_view kItemsMagic = "orrery-vector-graph 1\n";
+constexpr std::string_view kItemsMagic = "orrery-vector-graph 2\n";
 
 // hnswlib's defaults, which its authors give as a good trade-off of recall and build
 // time: 16 links per node, 200 candidates while inserting.
 constexpr size_t kLinksPerNode = 16;
 constexpr size_t kInsertCandidates = 200;
 constexpr size_t kInitialCapacity = 1024;
+
+// Calibration (vector_graph.h): the candidates a TOP 10 query's search keeps by default
+// ((10 + 8) x searchListSizeMultiplier 10), and the samples, as many as the budget of
+// distance computations allows (2e9 multiply-adds: a few tenths of a second) between the
+// bounds.
+constexpr size_t kCalibrationNeighbours = 10;
+constexpr size_t kTypicalCandidates = 180;
+constexpr double kCalibrationBudget = 2e9;
+constexpr size_t kMinCalibrationSamples = 8;
+constexpr size_t kMaxCalibrationSamples = 32;
 
 hnswlib::SpaceInterface<float>* NewSpace(query::DistanceFunction distance, size_t dimensions) {
   if (distance == query::DistanceFunction::kEuclidean) return new hnswlib::L2Space(dimensions);
@@ -84,10 +96,11 @@ struct VectorGraph::Index {
 };
 
 VectorGraph::VectorGraph(query::DistanceFunction distance, size_t dimensions,
-                         size_t search_list_size)
+                         size_t search_list_size, double calibration_recall)
     : ApproximateVectorIndex(distance),
       dimensions_(dimensions),
       search_list_size_(std::max<size_t>(search_list_size, 10)),
+      calibration_recall_(calibration_recall),
       index_(std::make_unique<Index>(distance, dimensions)) {
   index_->graph->setEf(search_list_size_);
 }
@@ -109,11 +122,38 @@ std::vector<float> VectorGraph::Prepared(std::span<const float> vector) const {
 
 void VectorGraph::PutLocked(std::string_view item, std::span<const float> vector) {
   if (vector.size() != dimensions_) return;
-  const std::vector<float> point = Prepared(vector);
+  std::vector<float> point = Prepared(vector);
   if (point.empty()) {
     RemoveLocked(item);
     return;
   }
+  if (scanning_) {
+    // Reservoir sampling: each scanned vector is held out with the same chance.
+    ++scanned_;
+    if (held_out_.size() < kMaxCalibrationSamples) {
+      held_out_.emplace_back(std::string(item), std::move(point));
+      return;
+    }
+    draw_state_ = draw_state_ * 6364136223846793005ull + 1442695040888963407ull;
+    const size_t slot = static_cast<size_t>((draw_state_ >> 33) % scanned_);
+    if (slot < held_out_.size()) {
+      std::swap(held_out_[slot].second, point);
+      std::string out = std::exchange(held_out_[slot].first, std::string(item));
+      Insert(out, point);
+      return;
+    }
+  }
+  Insert(item, point);
+}
+
+void VectorGraph::InsertHeldOut() {
+  scanning_ = false;
+  for (const auto& [item, point] : held_out_) Insert(item, point);
+  held_out_.clear();
+  held_out_.shrink_to_fit();
+}
+
+void VectorGraph::Insert(std::string_view item, const std::vector<float>& point) {
   auto [it, added] = labels_.try_emplace(std::string(item), items_.size());
   const size_t label = it->second;
   if (added) {
@@ -145,12 +185,107 @@ std::vector<std::pair<float, std::string>> VectorGraph::NearestLocked(std::span<
   if (query.size() != dimensions_) return {};
   const std::vector<float> point = Prepared(query);
   if (point.empty() || live_count_ == 0) return {};
-  auto found = index_->graph->searchKnn(point.data(), std::min(count, live_count_));
+  if (exhaustive_) return NearestExhaustively(point.data(), count);
+  auto found = index_->graph->searchKnn(point.data(),
+                                        std::min(std::max(count, min_candidates_), live_count_));
+  while (found.size() > count) found.pop();  // the farthest first
   return Drain(found, items_);
 }
 
+std::vector<std::pair<float, std::string>> VectorGraph::NearestExhaustively(const float* point,
+                                                                            size_t count) const {
+  const Hnsw& graph = *index_->graph;
+  std::priority_queue<std::pair<float, size_t>> nearest;  // the farthest on top
+  for (size_t id = 0; id < graph.cur_element_count; ++id) {
+    const auto internal = static_cast<hnswlib::tableint>(id);
+    if (graph.isMarkedDeleted(internal)) continue;
+    const float distance =
+        graph.fstdistfunc_(point, graph.getDataByInternalId(internal), graph.dist_func_param_);
+    if (nearest.size() < count) {
+      nearest.emplace(distance, graph.getExternalLabel(internal));
+    } else if (count > 0 && distance < nearest.top().first) {
+      nearest.pop();
+      nearest.emplace(distance, graph.getExternalLabel(internal));
+    }
+  }
+  return Drain(nearest, items_);
+}
+
+double VectorGraph::SampleRecall(size_t samples, const std::vector<std::vector<size_t>>& truth,
+                                 size_t candidates) const {
+  const Hnsw& graph = *index_->graph;
+  size_t found = 0;
+  size_t wanted = 0;
+  for (size_t i = 0; i < samples; ++i) {
+    auto result = graph.searchKnn(held_out_[i].second.data(), candidates);
+    std::vector<size_t> labels;
+    for (; !result.empty(); result.pop()) labels.push_back(result.top().second);
+    for (size_t label : truth[i]) {
+      found += std::find(labels.begin(), labels.end(), label) != labels.end() ? 1 : 0;
+    }
+    wanted += truth[i].size();
+  }
+  return wanted == 0 ? 1 : static_cast<double>(found) / static_cast<double>(wanted);
+}
+
+std::string VectorGraph::CalibrateUnlocked() {
+  // A loaded graph keeps the outcome saved with it.
+  if (held_out_.empty()) {
+    scanning_ = false;
+    return {};
+  }
+  min_candidates_ = 0;
+  exhaustive_ = false;
+  const struct JoinAfter {
+    VectorGraph& graph;
+    ~JoinAfter() { graph.InsertHeldOut(); }
+  } join_after{*this};
+  const Hnsw& graph = *index_->graph;
+  const size_t n = live_count_;
+  // A default search already keeps about every vector of a graph this small.
+  if (n <= kTypicalCandidates) return {};
+  const auto affordable = static_cast<size_t>(
+      kCalibrationBudget / (static_cast<double>(n) * static_cast<double>(dimensions_)));
+  const size_t samples = std::min(
+      held_out_.size(), std::clamp(affordable, kMinCalibrationSamples, kMaxCalibrationSamples));
+  std::vector<std::vector<size_t>> truth;
+  for (size_t i = 0; i < samples; ++i) {
+    const float* point = held_out_[i].second.data();
+    std::priority_queue<std::pair<float, size_t>> nearest;  // the farthest on top
+    for (size_t id = 0; id < graph.cur_element_count; ++id) {
+      const auto internal = static_cast<hnswlib::tableint>(id);
+      if (graph.isMarkedDeleted(internal)) continue;
+      const float distance =
+          graph.fstdistfunc_(point, graph.getDataByInternalId(internal), graph.dist_func_param_);
+      if (nearest.size() < kCalibrationNeighbours) {
+        nearest.emplace(distance, graph.getExternalLabel(internal));
+      } else if (distance < nearest.top().first) {
+        nearest.pop();
+        nearest.emplace(distance, graph.getExternalLabel(internal));
+      }
+    }
+    truth.emplace_back();
+    for (; !nearest.empty(); nearest.pop()) truth.back().push_back(nearest.top().second);
+  }
+  double recall = 0;
+  for (size_t candidates = kTypicalCandidates; candidates < n / 2; candidates *= 2) {
+    recall = SampleRecall(samples, truth, candidates);
+    if (recall >= calibration_recall_) {
+      if (candidates > kTypicalCandidates) min_candidates_ = candidates;
+      return "searches keep at least " + std::to_string(candidates) + " candidates (they found " +
+             std::to_string(recall) + " of the 10 nearest neighbours of " +
+             std::to_string(samples) + " held-out vectors)";
+    }
+  }
+  exhaustive_ = true;
+  return "searches compare the query with every vector: lists of up to half the graph found " +
+         std::to_string(recall) + " of the 10 nearest neighbours of " + std::to_string(samples) +
+         " held-out vectors";
+}
+
 // The items file: the magic line, dimensions (4), distance (1), the graph file's size
-// and hash (8 each), the label count (8), then per label its liveness (1) and item
+// and hash (8 each), the calibration's fewest candidates (8) and whether searches compare
+// every vector (1), the label count (8), then per label its liveness (1) and item
 // (length 4, bytes). Both files are written beside their final names and renamed, the
 // graph first: a reader never takes half a file for a whole one.
 Status VectorGraph::SaveLocked(const std::string& base) const {
@@ -169,6 +304,8 @@ Status VectorGraph::SaveLocked(const std::string& base) const {
   items += static_cast<char>(distance());
   AppendFixed64BE(items, graph_bytes);
   AppendFixed64BE(items, *hash);
+  AppendFixed64BE(items, min_candidates_);
+  items += exhaustive_ ? '\1' : '\0';
   AppendFixed64BE(items, items_.size());
   for (size_t label = 0; label < items_.size(); ++label) {
     items += live_[label] ? '\1' : '\0';
@@ -187,7 +324,7 @@ Status VectorGraph::LoadLocked(const std::string& base) {
   if (!in) return Status::IoError("cannot read " + items_path);
   const std::string items((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto malformed = [&] { return Status::Corruption(items_path + " is malformed"); };
-  constexpr size_t kHeader = 4 + 1 + 8 + 8 + 8;
+  constexpr size_t kHeader = 4 + 1 + 8 + 8 + 8 + 1 + 8;
   if (items.size() < kItemsMagic.size() + kHeader || !items.starts_with(kItemsMagic)) {
     return malformed();
   }
@@ -196,7 +333,9 @@ Status VectorGraph::LoadLocked(const std::string& base) {
   const auto saved_distance = static_cast<uint8_t>(rest[4]);
   const uint64_t graph_bytes = DecodeFixed64BE(rest.substr(5));
   const uint64_t graph_hash = DecodeFixed64BE(rest.substr(13));
-  const uint64_t count = DecodeFixed64BE(rest.substr(21));
+  const uint64_t min_candidates = DecodeFixed64BE(rest.substr(21));
+  const bool exhaustive = rest[29] != 0;
+  const uint64_t count = DecodeFixed64BE(rest.substr(30));
   rest.remove_prefix(kHeader);
   if (dimensions != dimensions_ || saved_distance != static_cast<uint8_t>(distance())) {
     return Status::Corruption(items_path + " was saved for another vector index");
@@ -249,6 +388,9 @@ Status VectorGraph::LoadLocked(const std::string& base) {
   items_ = std::move(names);
   live_ = std::move(live);
   live_count_ = live_count;
+  min_candidates_ = static_cast<size_t>(min_candidates);
+  exhaustive_ = exhaustive;
+  scanning_ = false;
   return Status::Ok();
 }
 
