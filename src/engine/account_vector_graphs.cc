@@ -1,9 +1,9 @@
-// The diskANN graphs across a restart (Container::SaveVectorGraphs): saved at a clean
-// shutdown into <data directory>/vector-graphs, with a file "saved" that holds the
-// store's sequence number after the last write. At the next start they are loaded only
-// if the store opened at that same sequence number (nothing wrote to it in between),
-// and "saved" is removed first: after a crash, or any write the graphs did not see, every
-// graph is built again from the vector-index entries, which stay the source of truth.
+// The approximate vector indexes (diskANN graphs, quantizedFlat bytes) across a restart
+// (Container::SaveVectorGraphs): saved at a clean shutdown into <data directory>/vector-graphs,
+// with a file "saved" that holds the store's sequence number after the last write. At the next
+// start they are loaded only if the store opened at that same sequence number (nothing wrote to it
+// in between), and "saved" is removed first: after a crash, or any write the graphs did not see,
+// every graph is built again from the vector-index entries, which stay the source of truth.
 
 #include <filesystem>
 #include <fstream>

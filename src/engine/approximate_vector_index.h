@@ -6,8 +6,8 @@
 // (quantized_vectors.h). It is built from the entries in the background the first time
 // a query needs it (the exact scan answers meanwhile), kept current with every write
 // that changes an entry (Container::NoteGraphChanges), and built again after a split or
-// a crash. A diskANN graph is saved at a clean shutdown and read back at the next start
-// instead of being built again (Container::SaveVectorGraphs). A search returns
+// a crash. Both are saved at a clean shutdown and read back at the next start instead
+// of being built again (Container::SaveVectorGraphs). A search returns
 // candidates; the engine reads their items and ranks them by their exact scores.
 
 #include <cstddef>
@@ -52,9 +52,8 @@ class ApproximateVectorIndex {
   std::string Calibrate() { return CalibrateUnlocked(); }
   // Applies the queued writes; the index answers searches from then on.
   void FinishBuild();
-  // Writes the built index to the files named by `base` (base + ".graph", ".items").
-  // Errors: Internal for an index of a kind that is built again instead, or not built;
-  // IoError.
+  // Writes the built index to the files named by `base` (base + ".items", and a graph's
+  // ".graph"). Errors: Internal for an index not built; IoError.
   Status Save(const std::string& base) const;
   bool ready() const;
 

@@ -131,11 +131,14 @@ void Container::BuildVectorGraphs() const {
     graphs.to_build.pop_front();
     std::shared_ptr<ApproximateVectorIndex> graph = graphs.graphs[key];
     wait.unlock();
+    const query::VectorIndexSpec& index = vectors_->indexes()[key.second];
+    const std::string type =
+        index.type == query::VectorIndexType::kDiskAnn ? "diskANN" : "quantizedFlat";
     if (!load_from.empty()) {
       Status loaded = graph->AddFromFiles(load_from);
       if (loaded.ok()) {
         const std::string calibration = graph->Calibrate();
-        Log(LogLevel::kInfo, "loaded the saved diskANN index of container " + settings_.id +
+        Log(LogLevel::kInfo, "loaded the saved " + type + " index of container " + settings_.id +
                                  ", partition " + std::to_string(key.first) + " (" +
                                  std::to_string(graph->size()) + " vectors)" +
                                  (calibration.empty() ? "" : "; " + calibration));
@@ -146,7 +149,6 @@ void Container::BuildVectorGraphs() const {
       Log(LogLevel::kWarn, "a saved approximate vector index of container " + settings_.id +
                                " was not loaded, so it is built again: " + loaded.ToString());
     }
-    const query::VectorIndexSpec& index = vectors_->indexes()[key.second];
     const int dimensions = vectors_->Find(index.segments)->dimensions;
     const std::string prefix = index::VectorIndexPrefix(settings_.number, key.first, key.second);
     std::string end = prefix;
@@ -178,9 +180,8 @@ void Container::BuildVectorGraphs() const {
     const std::string calibration = graph->Calibrate();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const char* type = index.type == query::VectorIndexType::kDiskAnn ? "diskANN" : "quantizedFlat";
     Log(LogLevel::kInfo,
-        "built the " + std::string(type) + " index of container " + settings_.id + ", partition " +
+        "built the " + type + " index of container " + settings_.id + ", partition " +
             std::to_string(key.first) + " (" + std::to_string(graph->size()) + " vectors) in " +
             std::to_string(seconds) + " s" + (calibration.empty() ? "" : "; " + calibration));
     // Said before the graph is ready, so that whoever sees it ready sees how it was made.
@@ -208,8 +209,7 @@ Status Container::SaveVectorGraphs(const std::string& directory) const {
   {
     std::lock_guard lock(graphs_->mutex);
     for (const auto& [key, graph] : graphs_->graphs) {
-      if (vectors_->indexes()[key.second].type == query::VectorIndexType::kDiskAnn &&
-          graph->ready()) {
+      if (graph->ready()) {
         ready.emplace_back(key, graph);
       }
     }
@@ -225,7 +225,6 @@ void Container::LoadSavedVectorGraphs(const std::string& directory) {
   if (!graphs_) return;
   std::lock_guard lock(graphs_->mutex);
   for (uint32_t v = 0; v < vectors_->indexes().size(); ++v) {
-    if (vectors_->indexes()[v].type != query::VectorIndexType::kDiskAnn) continue;
     for (const PhysicalPartition& partition : settings_.partitions.partitions()) {
       const std::string base = GraphFilesBase(directory, settings_.number, partition.number, v);
       std::error_code ec;

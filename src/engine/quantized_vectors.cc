@@ -1,8 +1,15 @@
 #include "engine/quantized_vectors.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <queue>
+
+#include "common/encoding.h"
 
 namespace orrery::engine {
 
@@ -45,6 +52,7 @@ void QuantizedVectors::RemoveLocked(std::string_view item) {
 }
 
 void QuantizedVectors::ScanFinishedLocked() {
+  if (quantizing_) return;  // loaded: the ranges and bytes are the saved ones
   const size_t slots = items_.size();
   std::vector<float> high(dimensions_, 0);
   bool first = true;
@@ -127,6 +135,114 @@ std::vector<std::pair<float, std::string>> QuantizedVectors::NearestLocked(
     }
   }
   return Drain(best, items_);
+}
+
+namespace {
+
+constexpr std::string_view kQuantizedMagic = "orrery-quantized-vectors 1\n";
+
+void AppendFloat(std::string& out, float f) { AppendFixed32BE(out, std::bit_cast<uint32_t>(f)); }
+
+float TakeFloat(std::string_view& in) {
+  const float f = std::bit_cast<float>(DecodeFixed32BE(in));
+  in.remove_prefix(4);
+  return f;
+}
+
+}  // namespace
+
+// The file base + ".items": the magic line, dimensions (4), distance (1), per dimension
+// its low and step (4 + 4, IEEE-754 bits), the slot count (8), then per slot its item
+// (length 4, bytes; empty when free), and for a used slot its bytes (one per dimension)
+// and norm (4). Written beside its name and renamed.
+Status QuantizedVectors::SaveLocked(const std::string& base) const {
+  if (!quantizing_) return Status::Internal("the quantized vectors are not built");
+  std::string out(kQuantizedMagic);
+  AppendFixed32BE(out, static_cast<uint32_t>(dimensions_));
+  out += static_cast<char>(distance());
+  for (size_t d = 0; d < dimensions_; ++d) {
+    AppendFloat(out, low_[d]);
+    AppendFloat(out, step_[d]);
+  }
+  AppendFixed64BE(out, items_.size());
+  for (size_t slot = 0; slot < items_.size(); ++slot) {
+    AppendFixed32BE(out, static_cast<uint32_t>(items_[slot].size()));
+    out += items_[slot];
+    if (items_[slot].empty()) continue;
+    out.append(reinterpret_cast<const char*>(&codes_[slot * dimensions_]), dimensions_);
+    AppendFloat(out, norms_[slot]);
+  }
+  const std::string path = base + ".items";
+  {
+    std::ofstream file(path + ".tmp", std::ios::binary | std::ios::trunc);
+    file.write(out.data(), static_cast<std::streamsize>(out.size()));
+    file.close();
+    if (!file) return Status::IoError("cannot write " + path + ".tmp");
+  }
+  std::error_code ec;
+  std::filesystem::rename(path + ".tmp", path, ec);
+  if (ec) return Status::IoError("cannot rename " + path + ".tmp: " + ec.message());
+  return Status::Ok();
+}
+
+Status QuantizedVectors::LoadLocked(const std::string& base) {
+  const std::string path = base + ".items";
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Status::IoError("cannot read " + path);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const auto malformed = [&] { return Status::Corruption(path + " is malformed"); };
+  if (!bytes.starts_with(kQuantizedMagic)) return malformed();
+  std::string_view in = std::string_view(bytes).substr(kQuantizedMagic.size());
+  if (in.size() < 5) return malformed();
+  if (DecodeFixed32BE(in) != dimensions_ ||
+      static_cast<uint8_t>(in[4]) != static_cast<uint8_t>(distance())) {
+    return Status::Corruption(path + " was saved for another vector index");
+  }
+  in.remove_prefix(5);
+  if (in.size() < dimensions_ * 8 + 8) return malformed();
+  std::vector<float> low(dimensions_), step(dimensions_);
+  for (size_t d = 0; d < dimensions_; ++d) {
+    low[d] = TakeFloat(in);
+    step[d] = TakeFloat(in);
+  }
+  const uint64_t slots = DecodeFixed64BE(in);
+  in.remove_prefix(8);
+  std::vector<std::string> items;
+  std::vector<uint8_t> codes;
+  std::vector<float> norms;
+  std::vector<size_t> free;
+  std::unordered_map<std::string, size_t> labels;
+  for (uint64_t slot = 0; slot < slots; ++slot) {
+    if (in.size() < 4) return malformed();
+    const uint32_t length = DecodeFixed32BE(in);
+    in.remove_prefix(4);
+    if (in.size() < length) return malformed();
+    items.emplace_back(in.substr(0, length));
+    in.remove_prefix(length);
+    codes.resize(codes.size() + dimensions_);
+    norms.push_back(0);
+    if (length == 0) {
+      free.push_back(slot);
+      continue;
+    }
+    if (in.size() < dimensions_ + 4) return malformed();
+    std::copy(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(dimensions_),
+              codes.end() - static_cast<std::ptrdiff_t>(dimensions_));
+    in.remove_prefix(dimensions_);
+    norms.back() = TakeFloat(in);
+    if (!labels.emplace(items.back(), slot).second) return malformed();
+  }
+  if (!in.empty()) return malformed();
+  low_ = std::move(low);
+  step_ = std::move(step);
+  items_ = std::move(items);
+  codes_ = std::move(codes);
+  norms_ = std::move(norms);
+  free_ = std::move(free);
+  labels_ = std::move(labels);
+  scanned_.clear();
+  quantizing_ = true;
+  return Status::Ok();
 }
 
 }  // namespace orrery::engine

@@ -5,7 +5,8 @@
 // quantization over the range each dimension spans when the index is built; later
 // vectors outside it are clamped), a quarter of float32's size, searched by a scan that
 // estimates every distance from the bytes. The engine then ranks the best candidates
-// (several times the rows it shows) by their exact scores.
+// (several times the rows it shows) by their exact scores. Saved at a clean shutdown
+// like a diskANN graph (one file: its ranges, then each slot's item, bytes and norm).
 
 #include <cstdint>
 #include <unordered_map>
@@ -25,6 +26,8 @@ class QuantizedVectors : public ApproximateVectorIndex {
   std::vector<std::pair<float, std::string>> NearestLocked(std::span<const float> query,
                                                            size_t count) const override;
   size_t SizeLocked() const override { return labels_.size(); }
+  Status SaveLocked(const std::string& base) const override;
+  Status LoadLocked(const std::string& base) override;
 
  private:
   void Encode(size_t slot, std::span<const float> vector);
