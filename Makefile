@@ -23,7 +23,7 @@ NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v 
 
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all deps apt-deps npm-deps configure build run test unit-test e2e-test \
+.PHONY: all deps apt-deps npm-deps configure build build-server run test unit-test e2e-test \
         test-asan e2e-asan-smoke bench bench-deps bench-query bench-throughput bench-partitions bench-compare format clean
 
 all: build
@@ -54,8 +54,15 @@ configure: $(BUILD_DIR)/$(if $(filter Ninja,$(GENERATOR)),build.ninja,Makefile)
 build: apt-deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: deps build
-	./$(BUILD_DIR)/orrery serve --port $(PORT) $(ARGS)
+# The server alone: `make run` needs none of the test binaries.
+build-server: apt-deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target orrery
+
+# A port given in ARGS wins over PORT (`make run ARGS="--port 9000"` or `make run PORT=9000`).
+PORT_ARG = $(if $(filter --port --port=% -p,$(ARGS)),,--port $(PORT))
+
+run: apt-deps build-server
+	./$(BUILD_DIR)/orrery serve $(PORT_ARG) $(ARGS)
 
 # Debian's RocksDB 7.8 is built with assertions and, now and then, aborts in its WAL
 # writer when writes resume after a full disk (which the full-disk tests cause on

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// A diskANN index across restarts, on disk: loads N vectors of D dimensions (clustered
-// around 100 centres, the shape of real embeddings), waits for the graphs (one per
-// physical partition: the server logs each one it builds or loads), then
+// An approximate vector index (diskANN, or quantizedFlat with --type) across restarts,
+// on disk: loads N vectors of D dimensions (clustered around 100 centres, the shape of
+// real embeddings), waits for the indexes (one per physical partition: the server logs
+// each one it builds or loads), then
 //   - stops the server with SIGTERM (the graphs are saved: shutdown seconds) and starts
 //     it again: seconds from the start until every graph is ready (loaded from its files);
 //   - kills it with SIGKILL and starts it again: seconds until every graph is ready (built
@@ -9,7 +10,7 @@
 // With each, the charge of the TOP 10 query then (the exact scan's before any graph).
 // Prints one JSON line. Loopback only; each wait is bounded by SECONDS (default 600).
 //
-//   node bench/vector_graph_restart.mjs [N] [D] [--bin path/to/orrery]
+//   node bench/vector_graph_restart.mjs [N] [D] [--type diskANN|quantizedFlat] [--bin path/to/orrery]
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -26,9 +27,11 @@ const SECONDS = Number(process.env.SECONDS_LIMIT ?? 600);
 
 const args = process.argv.slice(2);
 let bin = process.env.ORRERY_BIN ?? path.join(here, "..", "build", "orrery");
+let type = "diskANN";
 const sizes = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--bin") bin = args[++i];
+  else if (args[i] === "--type") type = args[++i];
   else sizes.push(Number(args[i]));
 }
 const [n = 20000, d = 128] = sizes;
@@ -41,8 +44,8 @@ function start() {
   proc.stderr.on("data", (chunk) => {
     const text = String(chunk);
     process.stderr.write(text);
-    handle.ready += (text.match(/(built|loaded) the (saved )?diskANN index/g) ?? []).length;
-    handle.loaded += (text.match(/loaded the saved diskANN index/g) ?? []).length;
+    handle.ready += (text.match(new RegExp(`(built|loaded) the (saved )?${type} index`, "g")) ?? []).length;
+    handle.loaded += (text.match(new RegExp(`loaded the saved ${type} index`, "g")) ?? []).length;
   });
   const port = listeningPort(proc, bin, 30_000);
   handle.port = port;
@@ -73,7 +76,7 @@ const { container } = await database.containers.create(
     id: "vectors",
     partitionKey: { paths: ["/pk"], version: 2 },
     vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/e", dataType: "float32", distanceFunction: "cosine", dimensions: d }] },
-    indexingPolicy: { excludedPaths: [{ path: "/e/*" }], vectorIndexes: [{ path: "/e", type: "diskANN" }] },
+    indexingPolicy: { excludedPaths: [{ path: "/e/*" }], vectorIndexes: [{ path: "/e", type }] },
   },
   { offerThroughput: 20000 },
 );

@@ -1,0 +1,37 @@
+// `make run` as a newcomer types it (README.md): a port given in ARGS or PORT is the one
+// the server is started with, once (CLI11 refuses a second --port: "--port: At Most 1
+// required"), and only the server is built. Read from `make -n` (the commands make
+// would run), so nothing is built or started here.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+function dryRun(...vars) {
+  const r = spawnSync("make", ["-n", "--no-print-directory", "run", ...vars], { cwd: root, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split("\n");
+  const serve = lines.filter((l) => l.includes("orrery serve"));
+  assert.equal(serve.length, 1, r.stdout);
+  return { serve: serve[0], lines };
+}
+
+const ports = (line) => [...line.matchAll(/(?:--port[= ]|-p )(\d+)/g)].map((m) => m[1]);
+
+test("a port in ARGS or PORT wins, and is passed once", () => {
+  assert.deepEqual(ports(dryRun().serve), ["8081"], "the emulator's port by default");
+  assert.deepEqual(ports(dryRun("ARGS=--port 9000").serve), ["9000"]);
+  assert.deepEqual(ports(dryRun("ARGS=--in-memory --port=9002").serve), ["9002"]);
+  assert.deepEqual(ports(dryRun("PORT=9001").serve), ["9001"]);
+  assert.match(dryRun("ARGS=--in-memory --no-tls").serve, /--in-memory --no-tls/);
+});
+
+test("make run builds the server alone", () => {
+  const builds = dryRun().lines.filter((l) => l.startsWith("cmake --build"));
+  assert.equal(builds.length, 1, builds.join("\n"));
+  assert.match(builds[0], /--target orrery$/);
+});
