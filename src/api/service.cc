@@ -1,6 +1,9 @@
 #include "api/service.h"
 
+#include <chrono>
+#include <cstdlib>
 #include <exception>
+#include <string_view>
 
 #include "api/data_plane.h"
 #include "api/error_mapping.h"
@@ -84,6 +87,19 @@ Status GatewayModeOnly() {
       "set CosmosClientOptions.ConnectionMode = ConnectionMode.Gateway.");
 }
 
+// GET /metrics (a Prometheus scrape), with or without a query string.
+bool IsMetricsScrape(const http::Request& request) {
+  return request.method == "GET" &&
+         std::string_view(request.target).substr(0, request.target.find('?')) == "/metrics";
+}
+
+double ChargeOf(const http::Response& response) {
+  for (const http::Header& h : response.headers) {
+    if (h.name == headers::kRequestCharge) return std::strtod(h.value.c_str(), nullptr);
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool RequestContext::HeaderIsTrue(std::string_view lowercase_name) const {
@@ -102,6 +118,21 @@ std::string Service::AdvertisedUrl(const http::Request& request) const {
 }
 
 http::Response Service::Handle(const http::Request& request) const {
+  const auto started = std::chrono::steady_clock::now();
+  if (IsMetricsScrape(request)) {
+    http::Response response;
+    response.headers.push_back({headers::kContentType, "text/plain; version=0.0.4; charset=utf-8"});
+    response.body = metrics_->Render(account_);
+    return response;
+  }
+  http::Response response = Serve(request);
+  metrics_->Record(
+      RequestMetrics::Classify(request), response.status, ChargeOf(response),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return response;
+}
+
+http::Response Service::Serve(const http::Request& request) const {
   const std::string activity_id = RandomGuid();
   // The request URI appears only in error messages.
   auto uri = [&request] { return request.target.substr(0, request.target.find('?')); };

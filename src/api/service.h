@@ -4,10 +4,12 @@
 // authenticates it before any handler runs, and maps errors to responses in one
 // place. Thread-safe: Handle() runs concurrently on the server's I/O threads.
 
+#include <memory>
 #include <string>
 
 #include "api/auth.h"
 #include "api/request_context.h"
+#include "api/request_metrics.h"
 #include "common/http_message.h"
 #include "engine/account.h"
 
@@ -25,9 +27,12 @@ struct ServiceOptions {
 class Service {
  public:
   Service(engine::Account& account, Authenticator authenticator, ServiceOptions options);
+  // Serves the request, and counts it in the metrics GET /metrics answers (that one
+  // needs no key: request_metrics.h).
   http::Response Handle(const http::Request& request) const;
 
  private:
+  http::Response Serve(const http::Request& request) const;
   HandlerResult Dispatch(const http::Request& request, const ResourcePath& path,
                          const std::string& activity_id, Access access) const;
   std::string AdvertisedUrl(const http::Request& request) const;
@@ -35,6 +40,7 @@ class Service {
   engine::Account& account_;
   Authenticator authenticator_;
   ServiceOptions options_;
+  std::shared_ptr<RequestMetrics> metrics_ = std::make_shared<RequestMetrics>();
 };
 
 }  // namespace orrery::api

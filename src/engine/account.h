@@ -105,6 +105,9 @@ class Account {
   // NotFound, BadRequest, Locked (a replace is already pending).
   Result<OfferResult> ReplaceOffer(std::string_view id, const json::Value& body);
 
+  // Every container of every database (for /metrics).
+  std::vector<std::shared_ptr<Container>> AllContainers() const;
+
   // Switches throughput enforcement for one container (the admin call), overriding
   // --enforce-throughput; kept across restarts. Errors: NotFound.
   Status SetThroughputEnforcement(std::string_view database_id, std::string_view id, bool enforced);
@@ -153,7 +156,6 @@ class Account {
   Result<uint32_t> NextNumber(std::string_view counter, storage::WriteBatch& batch);
   // Writes a catalog change, synced. REQUIRES: catalog_write_mutex_ held, mutex_ not.
   Status WriteCatalog(storage::WriteBatch& batch);
-  std::vector<std::shared_ptr<Container>> AllContainers() const;
   // A drop stops the container's index rebuild before its write; when the write fails
   // (a full disk), the container stays and its rebuild starts again.
   void ResumeStoppedRebuild(const std::shared_ptr<Container>& container);

@@ -195,6 +195,7 @@ Status Account::SplitPartition(std::string_view database_id, std::string_view id
       state->write_map = std::make_shared<const PartitionMap>(settings.partitions);
       // Its entries are gone; the children count their paths when first queried.
       state->presence.Forget(number);
+      state->splits.fetch_add(1);
     } else {
       // Nothing was dropped: the objects of before the split read what is there.
       state->partition_map_generation.fetch_sub(1);

@@ -124,6 +124,10 @@ struct FeedPage {
 // and the per-item write locks, shared by the old and the new Container object.
 struct ContainerWriteState {
   std::unique_ptr<NumberAllocator> item_numbers;
+  // Since the server started, for /metrics: physical partitions split, items the TTL
+  // purge deleted.
+  std::atomic<uint64_t> splits{0};
+  std::atomic<uint64_t> ttl_purged_items{0};
   // Held across the store write, which under --sync-writes waits for a sync: two
   // writers of one stripe cannot share that sync. With 64 stripes, about 7 of 32
   // concurrent creates waited a whole extra sync behind another; with 256, about 2.

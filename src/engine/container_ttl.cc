@@ -102,6 +102,7 @@ Result<Container::PurgeCount> Container::PurgeExpired(size_t max_items) {
     ORRERY_RETURN_IF_ERROR(store_.Write(batch));
     commit.Committed();
     ++count.purged;
+    write_state_->ttl_purged_items.fetch_add(1);
   }
   return count;
 }
