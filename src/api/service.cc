@@ -93,6 +93,13 @@ bool IsMetricsScrape(const http::Request& request) {
          std::string_view(request.target).substr(0, request.target.find('?')) == "/metrics";
 }
 
+// GET /_explorer/emulator.pem, where the emulator serves its certificate.
+bool IsCertificateRequest(const http::Request& request) {
+  return request.method == "GET" &&
+         std::string_view(request.target).substr(0, request.target.find('?')) ==
+             "/_explorer/emulator.pem";
+}
+
 double ChargeOf(const http::Response& response) {
   for (const http::Header& h : response.headers) {
     if (h.name == headers::kRequestCharge) return std::strtod(h.value.c_str(), nullptr);
@@ -119,6 +126,7 @@ std::string Service::AdvertisedUrl(const http::Request& request) const {
 
 http::Response Service::Handle(const http::Request& request) const {
   const auto started = std::chrono::steady_clock::now();
+  if (IsCertificateRequest(request)) return CertificateResponse();
   if (IsMetricsScrape(request)) {
     http::Response response;
     response.headers.push_back({headers::kContentType, "text/plain; version=0.0.4; charset=utf-8"});
@@ -129,6 +137,28 @@ http::Response Service::Handle(const http::Request& request) const {
   metrics_->Record(
       RequestMetrics::Classify(request), response.status, ChargeOf(response),
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return response;
+}
+
+void Service::SetCertificatePem(std::string pem) {
+  const std::lock_guard lock(certificate_->mutex);
+  certificate_->pem = std::move(pem);
+}
+
+http::Response Service::CertificateResponse() const {
+  http::Response response;
+  {
+    const std::lock_guard lock(certificate_->mutex);
+    response.body = certificate_->pem;
+  }
+  if (response.body.empty()) {
+    response.status = 404;
+    response.headers.push_back({headers::kContentType, "text/plain; charset=utf-8"});
+    response.body =
+        "This server has no TLS certificate to give (it serves plain HTTP: --no-tls).\n";
+    return response;
+  }
+  response.headers.push_back({headers::kContentType, "application/x-pem-file"});
   return response;
 }
 

@@ -5,6 +5,7 @@
 // place. Thread-safe: Handle() runs concurrently on the server's I/O threads.
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "api/auth.h"
@@ -30,9 +31,13 @@ class Service {
   // Serves the request, and counts it in the metrics GET /metrics answers (that one
   // needs no key: request_metrics.h).
   http::Response Handle(const http::Request& request) const;
+  // The TLS certificate GET /_explorer/emulator.pem serves, as the emulator's does (for
+  // Java's keytool and .NET's certutil); until set, or without TLS, that is a 404.
+  void SetCertificatePem(std::string pem);
 
  private:
   http::Response Serve(const http::Request& request) const;
+  http::Response CertificateResponse() const;
   HandlerResult Dispatch(const http::Request& request, const ResourcePath& path,
                          const std::string& activity_id, Access access) const;
   std::string AdvertisedUrl(const http::Request& request) const;
@@ -41,6 +46,11 @@ class Service {
   Authenticator authenticator_;
   ServiceOptions options_;
   std::shared_ptr<RequestMetrics> metrics_ = std::make_shared<RequestMetrics>();
+  struct Certificate {
+    std::mutex mutex;
+    std::string pem;
+  };
+  std::shared_ptr<Certificate> certificate_ = std::make_shared<Certificate>();
 };
 
 }  // namespace orrery::api

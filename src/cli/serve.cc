@@ -97,6 +97,7 @@ int RunServe(const ServeOptions& options) {
   if (!server.ok()) {
     return Fail(server.status().message());
   }
+  service.SetCertificatePem((*server)->certificate_pem());
   // Before the ready line: whoever reads it may signal at once.
   (*server)->CatchSignals();
   const auto ready_ms = std::chrono::duration_cast<std::chrono::microseconds>(

@@ -35,6 +35,7 @@ class ServerImpl final : public Server {
   Status Init();
 
   uint16_t port() const override { return port_; }
+  const std::string& certificate_pem() const override { return certificate_pem_; }
   void Stop() override;
   void WaitForSignal() override;
   void CatchSignals() override;
@@ -63,6 +64,7 @@ class ServerImpl final : public Server {
   std::unique_ptr<WorkPool> long_pool_;
   std::unique_ptr<WorkPool> blocking_pool_;
   uint16_t port_ = 0;
+  std::string certificate_pem_;  // set by Init, then only read
 
   // Serializes Stop() calls, so a second one returns only once the first is done.
   std::mutex stop_mutex_;
@@ -119,7 +121,7 @@ Result<tcp::endpoint> ServerImpl::ResolveEndpoint() {
 Status ServerImpl::Init() {
   ORRERY_ASSIGN_OR_RETURN(const tcp::endpoint endpoint, ResolveEndpoint());
   if (options_.tls) {
-    ORRERY_ASSIGN_OR_RETURN(tls_context_, MakeTlsContext(options_));
+    ORRERY_ASSIGN_OR_RETURN(tls_context_, MakeTlsContext(options_, &certificate_pem_));
   }
   std::vector<asio::io_context*> session_contexts;
   for (const auto& io_context : io_contexts_) session_contexts.push_back(io_context.get());

@@ -62,6 +62,8 @@ class Server {
   static Result<std::unique_ptr<Server>> Start(ServerOptions options, Handler handler);
 
   virtual uint16_t port() const = 0;
+  // The TLS certificate it serves (PEM); empty without TLS.
+  virtual const std::string& certificate_pem() const = 0;
   // Stops accepting, closes connections, joins the threads. Idempotent; a concurrent
   // second call returns once the first is done. REQUIRES: not called from a Handler
   // (it joins the I/O thread the Handler runs on). The destructor calls it.

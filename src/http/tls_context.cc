@@ -56,13 +56,15 @@ Status UsePem(const PemSource& source, ssl::context& context) {
 
 }  // namespace
 
-Result<std::unique_ptr<ssl::context>> MakeTlsContext(const ServerOptions& options) {
+Result<std::unique_ptr<ssl::context>> MakeTlsContext(const ServerOptions& options,
+                                                     std::string* certificate_pem) {
   ORRERY_ASSIGN_OR_RETURN(PemSource source, LoadPem(options));
   auto context = std::make_unique<ssl::context>(ssl::context::tls_server);
   // TLS 1.0 and 1.1 are deprecated (RFC 8996); every Cosmos DB SDK speaks 1.2+.
   SSL_CTX_set_min_proto_version(context->native_handle(), TLS1_2_VERSION);
   context->set_options(ssl::context::default_workarounds | ssl::context::single_dh_use);
   ORRERY_RETURN_IF_ERROR(UsePem(source, *context));
+  if (certificate_pem != nullptr) *certificate_pem = source.pem.certificate_pem;
   return context;
 }
 

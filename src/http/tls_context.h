@@ -16,6 +16,8 @@ namespace orrery::http {
 // Errors: IoError "cannot read TLS certificate <path>: <reason>" (or "TLS key") for
 // missing, unreadable or invalid files, or a key that does not match the
 // certificate; Internal if generation fails.
-Result<std::unique_ptr<ssl::context>> MakeTlsContext(const ServerOptions& options);
+// `certificate_pem`, when given, receives the certificate (PEM) the context serves.
+Result<std::unique_ptr<ssl::context>> MakeTlsContext(const ServerOptions& options,
+                                                     std::string* certificate_pem = nullptr);
 
 }  // namespace orrery::http
