@@ -2,8 +2,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "cli/serve.h"
+#include "cli/sql.h"
 #include "cli/stats.h"
 
 namespace orrery::cli {
@@ -58,6 +62,58 @@ int Main(int argc, char** argv) {
   stats_cmd->add_option("-c,--container", stats.container, "Container id")->required();
   stats_cmd->add_flag("--json", stats.json, "Print the admin call's JSON instead of a table");
 
+  // `orrery sql database|container <verb>`, shaped as `az cosmosdb sql`.
+  SqlOptions sql;
+  CLI::App* sql_cmd = app.add_subcommand("sql", "Databases and containers of a running server");
+  sql_cmd->require_subcommand(1);
+  std::vector<std::pair<CLI::App*, SqlVerb>> sql_verbs;
+  const auto verb = [&](CLI::App* group, const char* name, const char* help, SqlVerb v) {
+    CLI::App* cmd = group->add_subcommand(name, help);
+    cmd->add_option("--endpoint", sql.endpoint, "The server (default https://127.0.0.1:8081)");
+    cmd->add_option("--key", sql.key, "Master key, base64 (default: the emulator's)");
+    sql_verbs.emplace_back(cmd, v);
+    return cmd;
+  };
+  CLI::App* database_cmd = sql_cmd->add_subcommand("database", "Databases");
+  database_cmd->require_subcommand(1);
+  for (auto [name, help, v] :
+       {std::tuple{"create", "Create a database", SqlVerb::kDatabaseCreate},
+        std::tuple{"show", "Show a database", SqlVerb::kDatabaseShow},
+        std::tuple{"delete", "Delete a database", SqlVerb::kDatabaseDelete}}) {
+    CLI::App* cmd = verb(database_cmd, name, help, v);
+    cmd->add_option("-n,--name", sql.database, "Database id")->required();
+    if (v == SqlVerb::kDatabaseCreate) {
+      cmd->add_option("--throughput", sql.throughput, "Shared manual throughput (RU/s)");
+      cmd->add_option("--max-throughput", sql.max_throughput, "Shared autoscale maximum (RU/s)");
+    }
+    if (v == SqlVerb::kDatabaseDelete)
+      cmd->add_flag("-y,--yes", sql.yes, "Do not ask for confirmation");
+  }
+  verb(database_cmd, "list", "List the databases", SqlVerb::kDatabaseList);
+  CLI::App* container_cmd = sql_cmd->add_subcommand("container", "Containers");
+  container_cmd->require_subcommand(1);
+  for (auto [name, help, v] :
+       {std::tuple{"create", "Create a container", SqlVerb::kContainerCreate},
+        std::tuple{"show", "Show a container", SqlVerb::kContainerShow},
+        std::tuple{"delete", "Delete a container", SqlVerb::kContainerDelete},
+        std::tuple{"list", "List a database's containers", SqlVerb::kContainerList}}) {
+    CLI::App* cmd = verb(container_cmd, name, help, v);
+    cmd->add_option("-d,--database-name", sql.database, "Database id")->required();
+    if (v != SqlVerb::kContainerList)
+      cmd->add_option("-n,--name", sql.name, "Container id")->required();
+    if (v == SqlVerb::kContainerCreate) {
+      cmd->add_option("-p,--partition-key-path", sql.partition_key_paths,
+                      "Partition key path, or paths of a hierarchical key: \"/tenantId,/deviceId\"")
+          ->required();
+      cmd->add_option("--throughput", sql.throughput, "Manual throughput (RU/s)");
+      cmd->add_option("--max-throughput", sql.max_throughput, "Autoscale maximum (RU/s)");
+      cmd->add_option("--ttl", sql.ttl, "Default time to live in seconds (-1: on, no default)");
+      cmd->add_option("--idx", sql.indexing_policy, "Indexing policy: JSON, or @file");
+    }
+    if (v == SqlVerb::kContainerDelete)
+      cmd->add_flag("-y,--yes", sql.yes, "Do not ask for confirmation");
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -73,6 +129,9 @@ int Main(int argc, char** argv) {
   }
   if (stats_cmd->parsed()) {
     return RunStats(stats);
+  }
+  for (const auto& [cmd, v] : sql_verbs) {
+    if (cmd->parsed()) return RunSql(v, sql);
   }
   return 2;
 }
