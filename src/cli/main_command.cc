@@ -109,10 +109,41 @@ int Main(int argc, char** argv) {
       cmd->add_option("--max-throughput", sql.max_throughput, "Autoscale maximum (RU/s)");
       cmd->add_option("--ttl", sql.ttl, "Default time to live in seconds (-1: on, no default)");
       cmd->add_option("--idx", sql.indexing_policy, "Indexing policy: JSON, or @file");
+      cmd->add_option("--unique-key-policy", sql.unique_key_policy,
+                      "Unique key policy: JSON, or @file");
     }
     if (v == SqlVerb::kContainerDelete)
       cmd->add_flag("-y,--yes", sql.yes, "Do not ask for confirmation");
   }
+  CLI::App* update_cmd =
+      verb(container_cmd, "update", "Change a container's TTL or indexing policy",
+           SqlVerb::kContainerUpdate);
+  update_cmd->add_option("-d,--database-name", sql.database, "Database id")->required();
+  update_cmd->add_option("-n,--name", sql.name, "Container id")->required();
+  update_cmd->add_option("--ttl", sql.ttl, "Default time to live in seconds (-1: on, no default)");
+  update_cmd->add_option("--idx", sql.indexing_policy, "Indexing policy: JSON, or @file");
+  CLI::App* throughput_cmd =
+      container_cmd->add_subcommand("throughput", "A container's throughput");
+  throughput_cmd->require_subcommand(1);
+  for (auto [name, help, v] :
+       {std::tuple{"show", "Show a container's offer", SqlVerb::kThroughputShow},
+        std::tuple{"update", "Change a container's throughput", SqlVerb::kThroughputUpdate}}) {
+    CLI::App* cmd = verb(throughput_cmd, name, help, v);
+    cmd->add_option("-d,--database-name", sql.database, "Database id")->required();
+    cmd->add_option("-n,--name", sql.name, "Container id")->required();
+    if (v == SqlVerb::kThroughputUpdate) {
+      cmd->add_option("--throughput", sql.throughput, "Manual throughput (RU/s)");
+      cmd->add_option("--max-throughput", sql.max_throughput, "Autoscale maximum (RU/s)");
+    }
+  }
+  CLI::App* query_cmd =
+      verb(sql_cmd, "query", "Run a query over a container, every page", SqlVerb::kQuery);
+  query_cmd->add_option("-d,--database-name", sql.database, "Database id")->required();
+  query_cmd->add_option("-c,--container-name", sql.name, "Container id")->required();
+  query_cmd->add_option("-q,--query-text", sql.query_text, "The query")->required();
+  std::string output = "json";
+  query_cmd->add_option("-o,--output", output, "json (default) or table")
+      ->check(CLI::IsMember({"json", "table"}));
 
   try {
     app.parse(argc, argv);
@@ -130,6 +161,7 @@ int Main(int argc, char** argv) {
   if (stats_cmd->parsed()) {
     return RunStats(stats);
   }
+  sql.table = output == "table";
   for (const auto& [cmd, v] : sql_verbs) {
     if (cmd->parsed()) return RunSql(v, sql);
   }

@@ -21,8 +21,12 @@ struct SqlOptions {
   std::optional<int> throughput;
   std::optional<int> max_throughput;
   std::optional<int> ttl;
-  std::string indexing_policy;  // JSON, or @file
+  std::string indexing_policy;    // JSON, or @file
+  std::string unique_key_policy;  // JSON, or @file
   bool yes = false;
+  // query
+  std::string query_text;
+  bool table = false;  // a table instead of JSON
 };
 
 enum class SqlVerb {
@@ -34,6 +38,10 @@ enum class SqlVerb {
   kContainerList,
   kContainerShow,
   kContainerDelete,
+  kContainerUpdate,
+  kThroughputShow,
+  kThroughputUpdate,
+  kQuery,
 };
 
 // Returns the process exit code.

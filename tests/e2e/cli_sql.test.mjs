@@ -87,8 +87,42 @@ describe("orrery sql", { timeout: 120_000 }, () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  test("container update, throughput show and update, unique keys, and query", async () => {
+    const created = sql("container", "create", "-d", env.dbId, "-n", "people", "-p", "/team", "--throughput", "500", "--unique-key-policy", JSON.stringify({ uniqueKeys: [{ paths: ["/email"] }] }));
+    assert.equal(created.code, 0, created.err);
+    const people = env.database.container("people");
+    assert.deepEqual((await people.read()).resource.uniqueKeyPolicy.uniqueKeys[0].paths, ["/email"]);
+
+    const updated = sql("container", "update", "-d", env.dbId, "-n", "people", "--ttl", "120");
+    assert.equal(updated.code, 0, updated.err);
+    assert.equal((await people.read()).resource.defaultTtl, 120);
+
+    const shown = sql("container", "throughput", "show", "-d", env.dbId, "-n", "people");
+    assert.equal(shown.code, 0, shown.err);
+    assert.equal(JSON.parse(shown.out).content.offerThroughput, 500);
+    const raised = sql("container", "throughput", "update", "-d", env.dbId, "-n", "people", "--throughput", "900");
+    assert.equal(raised.code, 0, raised.err);
+    assert.equal((await people.readOffer()).resource.content.offerThroughput, 900);
+
+    const docs = Array.from({ length: 25 }, (_, i) => ({ id: `p${i}`, team: `t${i % 4}`, email: `p${i}@example.com`, n: i }));
+    for (const d of docs) await people.items.create(d);
+    const expected = docs.filter((d) => d.n >= 10).map((d) => d.id).sort();
+    const json = sql("query", "-d", env.dbId, "-c", "people", "-q", "SELECT c.id, c.n FROM c WHERE c.n >= 10");
+    assert.equal(json.code, 0, json.err);
+    assert.deepEqual(JSON.parse(json.out).map((r) => r.id).sort(), expected);
+    assert.match(json.err, /^15 rows, request charge \d+(\.\d+)? RU/);
+    const table = sql("query", "-d", env.dbId, "-c", "people", "-q", "SELECT c.id, c.n FROM c WHERE c.n = 3", "--output", "table");
+    assert.equal(table.code, 0, table.err);
+    const lines = table.out.trim().split("\n");
+    assert.match(lines[0], /^id\s+n$/);
+    assert.match(lines[2], /^p3\s+3$/);
+    const syntax = sql("query", "-d", env.dbId, "-c", "people", "-q", "SELEC nothing");
+    assert.equal(syntax.code, 1);
+    assert.match(syntax.err, /\(400\)/);
+  });
+
   test("every verb has --help", () => {
-    for (const args of [["database", "create"], ["database", "list"], ["container", "create"], ["container", "delete"]]) {
+    for (const args of [["database", "create"], ["database", "list"], ["database", "show"], ["database", "delete"], ["container", "create"], ["container", "list"], ["container", "show"], ["container", "delete"], ["container", "update"], ["container", "throughput", "show"], ["container", "throughput", "update"], ["query"]]) {
       const r = spawnSync(ORRERY_BIN, ["sql", ...args, "--help"], { encoding: "utf8" });
       assert.equal(r.status, 0, args.join(" "));
       assert.match(r.stdout, /--endpoint/);
