@@ -6,6 +6,7 @@
 #include "api/headers.h"
 #include "api/item_scope.h"
 #include "api/response.h"
+#include "common/encoding.h"
 #include "engine/throughput/cost_model.h"
 #include "json/json.h"
 
@@ -173,7 +174,8 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
     parsed.push_back(std::move(op));
   }
   const std::string* atomic_header = ctx.Header(headers::kBatchAtomic);
-  const bool atomic = atomic_header == nullptr || *atomic_header != "false";
+  // "false" or "False" (the SDKs differ), as the service reads boolean headers.
+  const bool atomic = atomic_header == nullptr || !EqualsIgnoreCase(*atomic_header, "false");
   const std::string* prefer = ctx.Header(headers::kPrefer);
   const bool minimal = prefer && prefer->find("return=minimal") != std::string::npos;
 

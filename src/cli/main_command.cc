@@ -9,6 +9,7 @@
 #include "cli/serve.h"
 #include "cli/sql.h"
 #include "cli/stats.h"
+#include "cli/transfer.h"
 
 namespace orrery::cli {
 
@@ -145,6 +146,25 @@ int Main(int argc, char** argv) {
   query_cmd->add_option("-o,--output", output, "json (default) or table")
       ->check(CLI::IsMember({"json", "table"}));
 
+  TransferOptions transfer;
+  const auto transfer_cmd = [&](const char* name, const char* help) {
+    CLI::App* cmd = app.add_subcommand(name, help);
+    cmd->add_option("--endpoint", transfer.endpoint, "The server (default https://127.0.0.1:8081)");
+    cmd->add_option("--key", transfer.key, "Master key, base64 (default: the emulator's)");
+    cmd->add_option("-d,--database-name", transfer.database, "Database id")->required();
+    cmd->add_option("-c,--container-name", transfer.container, "Container id")->required();
+    cmd->add_option("-f,--file", transfer.file, "JSON lines, or a JSON array")->required();
+    return cmd;
+  };
+  CLI::App* import_cmd =
+      transfer_cmd("import", "Upsert a file's items into a container (resumable)");
+  import_cmd->add_option("--concurrency", transfer.concurrency,
+                         "Bulk requests of 100 items in flight (default 4)");
+  import_cmd->add_flag("--restart", transfer.restart,
+                       "Start from the first item even if a checkpoint says otherwise");
+  CLI::App* export_cmd = transfer_cmd("export", "Write a container's items to a file");
+  export_cmd->add_flag("--array", transfer.array, "One JSON array instead of JSON lines");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -161,6 +181,8 @@ int Main(int argc, char** argv) {
   if (stats_cmd->parsed()) {
     return RunStats(stats);
   }
+  if (import_cmd->parsed()) return RunImport(transfer);
+  if (export_cmd->parsed()) return RunExport(transfer);
   sql.table = output == "table";
   for (const auto& [cmd, v] : sql_verbs) {
     if (cmd->parsed()) return RunSql(v, sql);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/auth.h"
+#include "cli/rest_call.h"
 #include "common/encoding.h"
 #include "http/client.h"
 #include "json/json.h"
@@ -24,48 +25,10 @@ int Fail(const std::string& message) {
   return 1;
 }
 
-struct Call {
-  std::string method;
-  std::string resource_type;  // "dbs", "colls"
-  std::string resource_link;  // what the signature covers: "dbs/a" or "" for the feed
-  std::string path;           // under the endpoint, percent-encoded
-  std::string body;
-  std::vector<http::Header> headers;
-};
+using Call = RestCall;
 
-// The call, signed with the master key; the response, or the service's message.
 Result<http::Response> Send(const SqlOptions& options, const Call& call) {
-  const std::string key = options.key.empty() ? api::kEmulatorMasterKey : options.key;
-  if (!Base64Decode(key)) return Status::BadRequest("--key must be base64");
-  std::string endpoint = options.endpoint;
-  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
-  http::ClientRequest request;
-  request.url = endpoint + "/" + call.path;
-  const std::string date = api::Rfc1123Now();
-  request.request.method = call.method;
-  request.request.headers = {
-      {"x-ms-date", date},
-      {"x-ms-version", "2020-07-15"},
-      {"authorization",
-       api::MasterKeyAuthorization(
-           key, api::SignaturePayload(call.method, call.resource_type, call.resource_link, date))},
-      {"accept", "application/json"}};
-  for (const http::Header& h : call.headers) request.request.headers.push_back(h);
-  if (!call.body.empty()) {
-    request.request.headers.push_back({"content-type", "application/json"});
-    request.request.body = call.body;
-  }
-  ORRERY_ASSIGN_OR_RETURN(http::Response response, http::Fetch(request));
-  if (response.status >= 400) {
-    std::string message = response.body;
-    if (Result<json::Value> error = json::Parse(response.body); error.ok()) {
-      if (const json::Value* m = error->Find("message"); m != nullptr && m->is_string()) {
-        message = m->as_string();
-      }
-    }
-    return Status::BadRequest("(" + std::to_string(response.status) + ") " + message);
-  }
-  return response;
+  return cli::Send(Connection{options.endpoint, options.key}, call);
 }
 
 std::string ToLower(std::string text) {
@@ -300,10 +263,8 @@ int Query(const SqlOptions& o) {
     Result<http::Response> page = Send(o, call);
     if (!page.ok()) return Fail(page.status().message());
     continuation.clear();
-    for (const http::Header& h : page->headers) {
-      if (ToLower(h.name) == "x-ms-continuation") continuation = h.value;
-      if (ToLower(h.name) == "x-ms-request-charge") charge += std::strtod(h.value.c_str(), nullptr);
-    }
+    continuation = HeaderOf(*page, "x-ms-continuation");
+    charge += std::strtod(HeaderOf(*page, "x-ms-request-charge").c_str(), nullptr);
     Result<json::Value> parsed = json::Parse(page->body);
     if (!parsed.ok()) return Fail("the server's answer is not JSON");
     if (const json::Value* documents = parsed->Find("Documents");

@@ -1,0 +1,373 @@
+#include "cli/transfer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "cli/rest_call.h"
+#include "common/encoding.h"
+#include "engine/partition/partition_key.h"
+#include "json/json.h"
+
+namespace orrery::cli {
+namespace {
+
+constexpr size_t kBulkOperations = 100;
+constexpr int kMaxThrottledRounds = 1000;
+
+int Fail(const char* verb, const std::string& message) {
+  std::fprintf(stderr, "orrery %s: %s\n", verb, message.c_str());
+  return 1;
+}
+
+Connection ConnectionOf(const TransferOptions& o) { return Connection{o.endpoint, o.key}; }
+
+std::string ContainerLink(const TransferOptions& o) {
+  return "dbs/" + o.database + "/colls/" + o.container;
+}
+std::string ContainerPath(const TransferOptions& o) {
+  return "dbs/" + PercentEncode(o.database) + "/colls/" + PercentEncode(o.container);
+}
+
+// The items of a file: views of its text (JSON lines), or of the texts a JSON array's
+// items were written back to. The file is held once, not copied per item.
+struct FileItems {
+  std::string text;
+  std::vector<std::string> written;  // a JSON array's items
+  std::vector<std::string_view> items;
+};
+
+Result<std::unique_ptr<FileItems>> ReadItems(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Status::BadRequest("cannot read " + file);
+  auto out = std::make_unique<FileItems>();
+  out->text.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string& text = out->text;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '[') {
+    ORRERY_ASSIGN_OR_RETURN(json::Value array, json::Parse(text));
+    for (const json::Value& item : array.as_array()) out->written.push_back(json::Write(item));
+    out->text.clear();
+    out->text.shrink_to_fit();
+    for (const std::string& item : out->written) out->items.emplace_back(item);
+    return out;
+  }
+  size_t line = 0;
+  for (size_t from = 0; from < text.size();) {
+    size_t end = text.find('\n', from);
+    if (end == std::string::npos) end = text.size();
+    ++line;
+    std::string_view row(text.data() + from, end - from);
+    while (!row.empty() && (row.back() == '\r' || row.back() == ' ')) row.remove_suffix(1);
+    if (!row.empty()) {
+      if (!json::Parse(row).ok()) {
+        return Status::BadRequest(file + " line " + std::to_string(line) + " is not JSON");
+      }
+      out->items.push_back(row);
+    }
+    from = end + 1;
+  }
+  return out;
+}
+
+std::string CheckpointOf(const std::string& file) { return file + ".orrery-import"; }
+
+size_t ReadCheckpoint(const std::string& file) {
+  std::ifstream in(CheckpointOf(file));
+  size_t done = 0;
+  if (in >> done) return done;
+  return 0;
+}
+
+void WriteCheckpoint(const std::string& file, size_t done) {
+  const std::string path = CheckpointOf(file);
+  {
+    std::ofstream out(path + ".tmp", std::ios::trunc);
+    out << done << '\n';
+  }
+  std::error_code ec;
+  std::filesystem::rename(path + ".tmp", path, ec);
+}
+
+// The import's shared state: the next batch to send, and which are done.
+struct Progress {
+  std::mutex mutex;
+  size_t next = 0;                               // the first item no worker has taken
+  size_t contiguous = 0;                         // every item before it is in
+  std::set<std::pair<size_t, size_t>> finished;  // [begin, end) done past `contiguous`
+  size_t imported = 0;
+  size_t failed = 0;
+  double charge = 0;
+  std::string first_error;
+};
+
+// Sends one bulk request of items [begin, end) until every operation is in or failed for
+// good; 429s wait as the server asks.
+void ImportBatch(const TransferOptions& o, const partition::PartitionKeyDefinition& key,
+                 const std::vector<std::string_view>& items, size_t begin, size_t end,
+                 Progress& progress) {
+  std::vector<size_t> pending;
+  for (size_t i = begin; i < end; ++i) pending.push_back(i);
+  size_t imported = 0;
+  size_t failed = 0;
+  double charge = 0;
+  std::string error;
+  for (int round = 0; !pending.empty() && round < kMaxThrottledRounds; ++round) {
+    std::string body = "[";
+    std::vector<size_t> sent;
+    for (size_t i : pending) {
+      Result<json::Value> item = json::Parse(items[i]);
+      Result<partition::PartitionKeyValue> pk =
+          item.ok() && item->is_object()
+              ? partition::ExtractFromItem(*item, key)
+              : Result<partition::PartitionKeyValue>(
+                    Status::BadRequest("item " + std::to_string(i + 1) + " is not a JSON object"));
+      if (!pk.ok()) {
+        ++failed;
+        if (error.empty()) error = "item " + std::to_string(i + 1) + ": " + pk.status().message();
+        continue;
+      }
+      if (body.size() > 1) body += ',';
+      body += "{\"operationType\":\"Upsert\",\"partitionKey\":";
+      json::AppendQuoted(body, partition::ToHeaderJson(*pk));
+      body += ",\"resourceBody\":";
+      body += items[i];
+      body += '}';
+      sent.push_back(i);
+    }
+    body += ']';
+    pending.clear();
+    if (sent.empty()) break;
+    RestCall call{"POST",
+                  "docs",
+                  ContainerLink(o),
+                  ContainerPath(o) + "/docs",
+                  body,
+                  {{"x-ms-cosmos-is-batch-request", "True"},
+                   {"x-ms-cosmos-batch-atomic", "False"},
+                   {"prefer", "return=minimal"}}};
+    Result<http::Response> response = SendRaw(ConnectionOf(o), call);
+    int wait_ms = 0;
+    if (!response.ok() || response->status == 429 || response->status >= 500) {
+      // The whole request again (the server throttled or failed it, or the connection).
+      pending = sent;
+      wait_ms = response.ok() ? std::atoi(HeaderOf(*response, "x-ms-retry-after-ms").c_str()) : 500;
+    } else if (response->status >= 400) {
+      failed += sent.size();
+      if (error.empty())
+        error = "(" + std::to_string(response->status) + ") " + response->body.substr(0, 300);
+    } else {
+      charge += std::strtod(HeaderOf(*response, "x-ms-request-charge").c_str(), nullptr);
+      Result<json::Value> results = json::Parse(response->body);
+      if (!results.ok() || !results->is_array() || results->as_array().size() != sent.size()) {
+        failed += sent.size();
+        if (error.empty()) error = "the server's bulk answer is malformed";
+      } else {
+        for (size_t k = 0; k < sent.size(); ++k) {
+          const json::Value& r = results->as_array()[k];
+          const json::Value* status = r.Find("statusCode");
+          const int code =
+              status != nullptr && status->is_number() ? static_cast<int>(status->as_double()) : 0;
+          if (code == 200 || code == 201) {
+            ++imported;
+          } else if (code == 429) {
+            pending.push_back(sent[k]);
+            const json::Value* retry = r.Find("retryAfterMilliseconds");
+            if (retry != nullptr && retry->is_number()) {
+              wait_ms = std::max(wait_ms, static_cast<int>(retry->as_double()));
+            }
+          } else {
+            ++failed;
+            if (error.empty()) {
+              const json::Value* message = r.Find("message");
+              error = "item " + std::to_string(sent[k] + 1) + ": (" + std::to_string(code) + ") " +
+                      (message != nullptr && message->is_string() ? message->as_string() : "");
+            }
+          }
+        }
+      }
+    }
+    if (!pending.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp(wait_ms, 10, 5000)));
+    }
+  }
+  failed += pending.size();
+  const std::lock_guard lock(progress.mutex);
+  progress.imported += imported;
+  progress.failed += failed;
+  progress.charge += charge;
+  if (progress.first_error.empty()) progress.first_error = error;
+  progress.finished.emplace(begin, end);
+  while (!progress.finished.empty() && progress.finished.begin()->first == progress.contiguous) {
+    progress.contiguous = progress.finished.begin()->second;
+    progress.finished.erase(progress.finished.begin());
+  }
+}
+
+}  // namespace
+
+int RunImport(const TransferOptions& o) {
+  const char* verb = "import";
+  if (o.concurrency < 1 || o.concurrency > 64) return Fail(verb, "--concurrency must be 1 to 64");
+  Result<http::Response> container =
+      Send(ConnectionOf(o), RestCall{"GET", "colls", ContainerLink(o), ContainerPath(o), "", {}});
+  if (!container.ok()) return Fail(verb, container.status().message());
+  Result<json::Value> definition = json::Parse(container->body);
+  const json::Value* pk = definition.ok() ? definition->Find("partitionKey") : nullptr;
+  if (pk == nullptr) return Fail(verb, "the container's definition has no partitionKey");
+  Result<partition::PartitionKeyDefinition> key = partition::ParseDefinition(*pk);
+  if (!key.ok()) return Fail(verb, key.status().message());
+  Result<std::unique_ptr<FileItems>> file = ReadItems(o.file);
+  if (!file.ok()) return Fail(verb, file.status().message());
+  const std::vector<std::string_view>* items = &(*file)->items;
+
+  Progress progress;
+  const size_t start = o.restart ? 0 : std::min(ReadCheckpoint(o.file), items->size());
+  if (start > 0) {
+    std::fprintf(stderr, "orrery import: resuming after the first %zu items (%s)\n", start,
+                 CheckpointOf(o.file).c_str());
+  }
+  progress.next = progress.contiguous = start;
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  const auto started = std::chrono::steady_clock::now();
+  std::mutex done_mutex;
+  std::condition_variable done_signal;
+  bool done = false;
+  std::thread reporter([&] {
+    // The checkpoint every half second, and the progress line on a terminal.
+    for (;;) {
+      {
+        std::unique_lock lock(done_mutex);
+        if (done_signal.wait_for(lock, std::chrono::milliseconds(500), [&] { return done; })) {
+          return;
+        }
+      }
+      size_t contiguous, imported;
+      {
+        const std::lock_guard lock(progress.mutex);
+        contiguous = progress.contiguous;
+        imported = progress.imported;
+      }
+      WriteCheckpoint(o.file, contiguous);
+      if (terminal) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::fprintf(stderr, "\r%zu of %zu items in, %.0f items/s   ", contiguous, items->size(),
+                     static_cast<double>(imported) / std::max(seconds, 0.001));
+      }
+    }
+  });
+  std::vector<std::thread> workers;
+  for (int w = 0; w < o.concurrency; ++w) {
+    workers.emplace_back([&] {
+      for (;;) {
+        size_t begin, end;
+        {
+          const std::lock_guard lock(progress.mutex);
+          if (progress.next >= items->size()) return;
+          begin = progress.next;
+          end = std::min(items->size(), begin + kBulkOperations);
+          progress.next = end;
+        }
+        ImportBatch(o, *key, *items, begin, end, progress);
+      }
+    });
+  }
+  for (std::thread& t : workers) t.join();
+  {
+    const std::lock_guard lock(done_mutex);
+    done = true;
+  }
+  done_signal.notify_one();
+  reporter.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (terminal) std::fprintf(stderr, "\n");
+  std::fprintf(stderr,
+               "orrery import: %zu items in, %zu failed, in %.1f s (%.0f items/s), %.2f RU\n",
+               progress.imported, progress.failed, seconds,
+               static_cast<double>(progress.imported) / std::max(seconds, 0.001), progress.charge);
+  if (progress.failed > 0) {
+    WriteCheckpoint(o.file, progress.contiguous);
+    return Fail(verb, progress.first_error);
+  }
+  std::error_code ec;
+  std::filesystem::remove(CheckpointOf(o.file), ec);
+  return 0;
+}
+
+int RunExport(const TransferOptions& o) {
+  const char* verb = "export";
+  std::ofstream out(o.file, std::ios::binary | std::ios::trunc);
+  if (!out) return Fail(verb, "cannot write " + o.file);
+  const std::string body =
+      json::Write(json::Value::MakeObject({{"query", json::Value::String("SELECT * FROM c")},
+                                           {"parameters", json::Value::MakeArray({})}}));
+  size_t count = 0;
+  std::string continuation;
+  if (o.array) out << '[';
+  do {
+    RestCall call{"POST",
+                  "docs",
+                  ContainerLink(o),
+                  ContainerPath(o) + "/docs",
+                  body,
+                  {{"x-ms-documentdb-isquery", "True"},
+                   {"content-type", "application/query+json"},
+                   {"x-ms-documentdb-query-enablecrosspartition", "True"},
+                   {"x-ms-max-item-count", "1000"}}};
+    if (!continuation.empty()) call.headers.push_back({"x-ms-continuation", continuation});
+    Result<http::Response> page = SendRaw(ConnectionOf(o), call);
+    if (page.ok() && page->status == 429) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(
+          std::clamp(std::atoi(HeaderOf(*page, "x-ms-retry-after-ms").c_str()), 10, 5000)));
+      continue;
+    }
+    if (!page.ok()) return Fail(verb, page.status().message());
+    if (page->status >= 400) {
+      return Fail(verb, "(" + std::to_string(page->status) + ") " + page->body.substr(0, 300));
+    }
+    continuation = HeaderOf(*page, "x-ms-continuation");
+    Result<json::Value> parsed = json::Parse(page->body);
+    const json::Value* documents = parsed.ok() ? parsed->Find("Documents") : nullptr;
+    if (documents == nullptr || !documents->is_array()) {
+      return Fail(verb, "the server's answer has no Documents");
+    }
+    for (const json::Value& document : documents->as_array()) {
+      json::Value item = json::Value::MakeObject({});
+      for (const auto& [name, value] : document.as_object()) {
+        if (name == "_rid" || name == "_self" || name == "_etag" || name == "_attachments" ||
+            name == "_ts") {
+          continue;
+        }
+        item.Set(name, value);
+      }
+      if (o.array) {
+        if (count > 0) out << ',';
+        out << json::Write(item);
+      } else {
+        out << json::Write(item) << '\n';
+      }
+      ++count;
+    }
+  } while (!continuation.empty());
+  if (o.array) out << "]\n";
+  out.close();
+  if (!out) return Fail(verb, "cannot write " + o.file);
+  std::fprintf(stderr, "orrery export: %zu items to %s\n", count, o.file.c_str());
+  return 0;
+}
+
+}  // namespace orrery::cli
