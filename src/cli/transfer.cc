@@ -53,7 +53,12 @@ Result<std::unique_ptr<FileItems>> ReadItems(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return Status::BadRequest("cannot read " + file);
   auto out = std::make_unique<FileItems>();
-  out->text.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Sized first: growing a string as it is read would need twice the file at its peak.
+  in.seekg(0, std::ios::end);
+  out->text.resize(static_cast<size_t>(std::max<std::streamoff>(in.tellg(), 0)));
+  in.seekg(0, std::ios::beg);
+  in.read(out->text.data(), static_cast<std::streamsize>(out->text.size()));
+  if (!in) return Status::BadRequest("cannot read " + file);
   const std::string& text = out->text;
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '[') {
