@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <string_view>
 #include <vector>
@@ -149,19 +150,47 @@ RequestMetrics::Operation RequestMetrics::Classify(const http::Request& request)
 void RequestMetrics::Record(const Operation& operation, int status, double charge, double seconds) {
   const size_t bucket = static_cast<size_t>(
       std::lower_bound(kBuckets.begin(), kBuckets.end(), seconds) - kBuckets.begin());
-  const std::lock_guard lock(mutex_);
-  Series& s = series_[Key{operation.resource, operation.name, status}];
+  Shard& shard = ShardOfThisThread();
+  const std::lock_guard lock(shard.mutex);
+  Series& s = shard.series[Key{operation.resource, operation.name, status}];
   ++s.requests;
   s.charge += charge;
   s.seconds += seconds;
   if (bucket < kBuckets.size()) ++s.buckets[bucket];
 }
 
+uint64_t RequestMetrics::NextId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
+RequestMetrics::Shard& RequestMetrics::ShardOfThisThread() {
+  // This thread's shard of each RequestMetrics it recorded into (one in a server; the
+  // entries of instances gone are never matched again).
+  thread_local std::vector<std::pair<uint64_t, Shard*>> mine;
+  for (const auto& [id, shard] : mine) {
+    if (id == id_) return *shard;
+  }
+  const std::lock_guard lock(shards_mutex_);
+  shards_.push_back(std::make_unique<Shard>());
+  mine.emplace_back(id_, shards_.back().get());
+  return *shards_.back();
+}
+
 std::string RequestMetrics::Render(const engine::Account& account) const {
   std::map<Key, Series> series;
   {
-    const std::lock_guard lock(mutex_);
-    series = series_;
+    const std::lock_guard lock(shards_mutex_);
+    for (const std::unique_ptr<Shard>& shard : shards_) {
+      const std::lock_guard shard_lock(shard->mutex);
+      for (const auto& [key, s] : shard->series) {
+        Series& total = series[key];
+        total.requests += s.requests;
+        total.charge += s.charge;
+        total.seconds += s.seconds;
+        for (size_t i = 0; i < s.buckets.size(); ++i) total.buckets[i] += s.buckets[i];
+      }
+    }
   }
   // Charge, 429s and latency by resource and operation, whatever the status.
   std::map<std::pair<std::string_view, std::string_view>, Series> by_operation;

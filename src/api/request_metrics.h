@@ -9,10 +9,12 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "common/http_message.h"
 #include "engine/account.h"
@@ -50,8 +52,20 @@ class RequestMetrics {
   };
   using Key = std::tuple<std::string_view, std::string_view, int>;  // resource, operation, status
 
-  mutable std::mutex mutex_;
-  std::map<Key, Series> series_;
+  // One shard per thread that records, so that the I/O threads never wait for each
+  // other: a shard's lock is contended only by a scrape.
+  struct Shard {
+    std::mutex mutex;
+    std::map<Key, Series> series;
+  };
+  Shard& ShardOfThisThread();
+
+  // Tells this instance from any other, even one at the same address after it: the
+  // threads' shard lists are keyed by it.
+  const uint64_t id_ = NextId();
+  static uint64_t NextId();
+  mutable std::mutex shards_mutex_;
+  std::vector<std::unique_ptr<Shard>> shards_;
 };
 
 }  // namespace orrery::api

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <thread>
+#include <vector>
 
 namespace orrery::api {
 namespace {
@@ -77,6 +79,30 @@ TEST(RequestMetricsTest, RendersCountersChargesAndCumulativeBuckets) {
       R"(orrery_request_duration_seconds_bucket{resource="docs",operation="Read",le="+Inf"} 3)"));
   EXPECT_TRUE(has(R"(orrery_request_duration_seconds_count{resource="docs",operation="Read"} 3)"));
   EXPECT_TRUE(has("# TYPE orrery_request_duration_seconds histogram"));
+}
+
+TEST(RequestMetricsTest, RequestsFromManyThreadsAreAllCounted) {
+  engine::AccountOptions options;
+  options.store.in_memory = true;
+  options.background_ttl_purge = false;
+  options.background_splits = false;
+  std::unique_ptr<engine::Account> account = std::move(engine::Account::Open(options)).value();
+  for (int instance = 0; instance < 2; ++instance) {  // a second one counts from zero
+    RequestMetrics metrics;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < 1000; ++i) metrics.Record({"docs", "Read"}, 200, 1, 0.001);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    metrics.Record({"docs", "Read"}, 200, 1, 0.001);  // and this thread's
+    const std::string text = metrics.Render(*account);
+    EXPECT_NE(text.find("\norrery_requests_total{resource=\"docs\",operation=\"Read\",status="
+                        "\"200\"} 4001\n"),
+              std::string::npos)
+        << text.substr(0, 400);
+  }
 }
 
 }  // namespace
