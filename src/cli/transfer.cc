@@ -214,6 +214,9 @@ void ImportBatch(const TransferOptions& o, const partition::PartitionKeyDefiniti
   progress.failed += failed;
   progress.charge += charge;
   if (progress.first_error.empty()) progress.first_error = error;
+  // A batch with an item that failed is not done: the checkpoint stays before it, so that
+  // the import run again (the item mended) sends it.
+  if (failed > 0) return;
   progress.finished.emplace(begin, end);
   while (!progress.finished.empty() && progress.finished.begin()->first == progress.contiguous) {
     progress.contiguous = progress.finished.begin()->second;

@@ -86,6 +86,25 @@ describe("orrery import and export", { timeout: 180_000 }, () => {
     }
   });
 
+  test("an item that fails keeps the checkpoint before it; mended, the import finishes", async () => {
+    const { container } = await env.database.containers.create({ id: "mend", partitionKey: pk, throughput: 10000 });
+    const data = items(450, "m");
+    const file = path.join(dir, "mend.jsonl");
+    const lines = data.map((d) => JSON.stringify(d));
+    lines[250] = JSON.stringify({ ...data[250], pk: ["not", "a", "key"] });
+    fs.writeFileSync(file, lines.join("\n") + "\n");
+    const failed = run("import", "-d", env.dbId, "-c", "mend", "-f", file);
+    assert.equal(failed.code, 1);
+    assert.match(failed.err, /item 251/);
+    const saved = Number(fs.readFileSync(`${file}.orrery-import`, "utf8"));
+    assert.ok(saved <= 250, `the checkpoint (${saved}) stays before the failed item`);
+    lines[250] = JSON.stringify(data[250]);
+    fs.writeFileSync(file, lines.join("\n") + "\n");
+    const mended = run("import", "-d", env.dbId, "-c", "mend", "-f", file);
+    assert.equal(mended.code, 0, mended.err);
+    assert.deepEqual((await all(container)).sort(byId), [...data].sort(byId));
+  });
+
   test("bad input is refused with where it is", () => {
     const file = path.join(dir, "bad.jsonl");
     fs.writeFileSync(file, `${JSON.stringify({ id: "ok", pk: "a" })}\n{"id": "broken"\n`);
