@@ -66,6 +66,22 @@ Result<http::Response> Send(const Connection& connection, const RestCall& call) 
   return response;
 }
 
+RestCall QueryPageCall(const std::string& container_link, const std::string& container_path,
+                       const std::string& query, const std::string& continuation) {
+  RestCall call{"POST",
+                "docs",
+                container_link,
+                container_path + "/docs",
+                json::Write(json::Value::MakeObject({{"query", json::Value::String(query)},
+                                                     {"parameters", json::Value::MakeArray({})}})),
+                {{"x-ms-documentdb-isquery", "True"},
+                 {"content-type", "application/query+json"},
+                 {"x-ms-documentdb-query-enablecrosspartition", "True"},
+                 {"x-ms-max-item-count", "1000"}}};
+  if (!continuation.empty()) call.headers.push_back({"x-ms-continuation", continuation});
+  return call;
+}
+
 std::string HeaderOf(const http::Response& response, std::string_view name) {
   for (const http::Header& h : response.headers) {
     if (SameName(h.name, name)) return h.value;

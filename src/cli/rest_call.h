@@ -33,6 +33,11 @@ Result<http::Response> SendRaw(const Connection& connection, const RestCall& cal
 // message>".
 Result<http::Response> Send(const Connection& connection, const RestCall& call);
 
+// One page of a query over a container's items, across its partitions (up to 1,000 rows),
+// resuming at `continuation` when it is not empty.
+RestCall QueryPageCall(const std::string& container_link, const std::string& container_path,
+                       const std::string& query, const std::string& continuation);
+
 // A response header's value (names compared without case), or "".
 std::string HeaderOf(const http::Response& response, std::string_view name);
 

@@ -243,23 +243,12 @@ int Throughput(const SqlOptions& o, bool update) {
 int Query(const SqlOptions& o) {
   if (o.query_text.empty()) return Fail("--query-text is required");
   const std::string link = "dbs/" + o.database + "/colls/" + o.name;
-  const std::string path = DbPath(o) + "/colls/" + PercentEncode(o.name) + "/docs";
-  const std::string body = json::Write(json::Value::MakeObject(
-      {{"query", json::Value::String(o.query_text)}, {"parameters", json::Value::MakeArray({})}}));
+  const std::string path = DbPath(o) + "/colls/" + PercentEncode(o.name);
   json::Array rows;
   double charge = 0;
   std::string continuation;
   do {
-    Call call{"POST",
-              "docs",
-              link,
-              path,
-              body,
-              {{"x-ms-documentdb-isquery", "True"},
-               {"content-type", "application/query+json"},
-               {"x-ms-documentdb-query-enablecrosspartition", "True"},
-               {"x-ms-max-item-count", "1000"}}};
-    if (!continuation.empty()) call.headers.push_back({"x-ms-continuation", continuation});
+    const Call call = QueryPageCall(link, path, o.query_text, continuation);
     Result<http::Response> page = Send(o, call);
     if (!page.ok()) return Fail(page.status().message());
     continuation.clear();

@@ -320,23 +320,12 @@ int RunExport(const TransferOptions& o) {
   const char* verb = "export";
   std::ofstream out(o.file, std::ios::binary | std::ios::trunc);
   if (!out) return Fail(verb, "cannot write " + o.file);
-  const std::string body =
-      json::Write(json::Value::MakeObject({{"query", json::Value::String("SELECT * FROM c")},
-                                           {"parameters", json::Value::MakeArray({})}}));
   size_t count = 0;
   std::string continuation;
   if (o.array) out << '[';
   do {
-    RestCall call{"POST",
-                  "docs",
-                  ContainerLink(o),
-                  ContainerPath(o) + "/docs",
-                  body,
-                  {{"x-ms-documentdb-isquery", "True"},
-                   {"content-type", "application/query+json"},
-                   {"x-ms-documentdb-query-enablecrosspartition", "True"},
-                   {"x-ms-max-item-count", "1000"}}};
-    if (!continuation.empty()) call.headers.push_back({"x-ms-continuation", continuation});
+    const RestCall call =
+        QueryPageCall(ContainerLink(o), ContainerPath(o), "SELECT * FROM c", continuation);
     Result<http::Response> page = SendRaw(ConnectionOf(o), call);
     if (page.ok() && page->status == 429) {
       std::this_thread::sleep_for(std::chrono::milliseconds(

@@ -192,10 +192,12 @@ std::vector<std::pair<float, std::string>> VectorGraph::NearestLocked(std::span<
   return Drain(found, items_);
 }
 
-std::vector<std::pair<float, std::string>> VectorGraph::NearestExhaustively(const float* point,
-                                                                            size_t count) const {
+// The `count` live labels nearest to `point`, compared with every vector: a max-heap of
+// (distance, label), the farthest on top.
+std::priority_queue<std::pair<float, size_t>> VectorGraph::ExactNearestLabels(const float* point,
+                                                                              size_t count) const {
   const Hnsw& graph = *index_->graph;
-  std::priority_queue<std::pair<float, size_t>> nearest;  // the farthest on top
+  std::priority_queue<std::pair<float, size_t>> nearest;
   for (size_t id = 0; id < graph.cur_element_count; ++id) {
     const auto internal = static_cast<hnswlib::tableint>(id);
     if (graph.isMarkedDeleted(internal)) continue;
@@ -208,6 +210,12 @@ std::vector<std::pair<float, std::string>> VectorGraph::NearestExhaustively(cons
       nearest.emplace(distance, graph.getExternalLabel(internal));
     }
   }
+  return nearest;
+}
+
+std::vector<std::pair<float, std::string>> VectorGraph::NearestExhaustively(const float* point,
+                                                                            size_t count) const {
+  auto nearest = ExactNearestLabels(point, count);
   return Drain(nearest, items_);
 }
 
@@ -240,7 +248,6 @@ std::string VectorGraph::CalibrateUnlocked() {
     VectorGraph& graph;
     ~JoinAfter() { graph.InsertHeldOut(); }
   } join_after{*this};
-  const Hnsw& graph = *index_->graph;
   const size_t n = live_count_;
   // A default search already keeps about every vector of a graph this small.
   if (n <= kTypicalCandidates) return {};
@@ -250,20 +257,7 @@ std::string VectorGraph::CalibrateUnlocked() {
       held_out_.size(), std::clamp(affordable, kMinCalibrationSamples, kMaxCalibrationSamples));
   std::vector<std::vector<size_t>> truth;
   for (size_t i = 0; i < samples; ++i) {
-    const float* point = held_out_[i].second.data();
-    std::priority_queue<std::pair<float, size_t>> nearest;  // the farthest on top
-    for (size_t id = 0; id < graph.cur_element_count; ++id) {
-      const auto internal = static_cast<hnswlib::tableint>(id);
-      if (graph.isMarkedDeleted(internal)) continue;
-      const float distance =
-          graph.fstdistfunc_(point, graph.getDataByInternalId(internal), graph.dist_func_param_);
-      if (nearest.size() < kCalibrationNeighbours) {
-        nearest.emplace(distance, graph.getExternalLabel(internal));
-      } else if (distance < nearest.top().first) {
-        nearest.pop();
-        nearest.emplace(distance, graph.getExternalLabel(internal));
-      }
-    }
+    auto nearest = ExactNearestLabels(held_out_[i].second.data(), kCalibrationNeighbours);
     truth.emplace_back();
     for (; !nearest.empty(); nearest.pop()) truth.back().push_back(nearest.top().second);
   }

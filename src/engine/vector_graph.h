@@ -19,6 +19,7 @@
 // The outcome is saved with the graph.
 
 #include <memory>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -55,6 +56,8 @@ class VectorGraph : public ApproximateVectorIndex {
   std::vector<float> Prepared(std::span<const float> vector) const;
   void Insert(std::string_view item, const std::vector<float>& point);
   void InsertHeldOut();
+  std::priority_queue<std::pair<float, size_t>> ExactNearestLabels(const float* point,
+                                                                   size_t count) const;
   // The `count` stored vectors nearest to `point` (prepared), compared with every one.
   std::vector<std::pair<float, std::string>> NearestExhaustively(const float* point,
                                                                  size_t count) const;
