@@ -38,7 +38,12 @@ HandlerResult Statistics(const RequestContext& ctx) {
                           ctx.account.GetContainer(s[2], s[4]));
   ORRERY_ASSIGN_OR_RETURN(engine::ContainerStatistics stats,
                           engine::StatisticsOf(*container, kLargestLogicalPartitions));
-  return JsonResponse(ctx, AdminStatisticsJson(stats));
+  json::Value body = AdminStatisticsJson(stats);
+  // What the partitions view draws the largest logical partitions against.
+  body.Set(
+      "logicalPartitionMaxBytes",
+      json::Value::Int(static_cast<int64_t>(container->settings().logical_partition_max_bytes)));
+  return JsonResponse(ctx, body);
 }
 
 json::Value ThroughputReport(const engine::Container& container) {

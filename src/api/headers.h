@@ -69,5 +69,9 @@ inline constexpr const char* kQueryMetrics = "x-ms-documentdb-query-metrics";
 inline constexpr const char* kPopulateIndexMetrics = "x-ms-cosmos-populateindexmetrics";
 inline constexpr const char* kPopulateIndexMetricsV2 = "x-ms-cosmos-populateindexmetrics-v2";
 inline constexpr const char* kIndexUtilization = "x-ms-cosmos-index-utilization";
+// Orrery's own, for the Data Explorer: the physical partitions (pkrange ids) a query
+// page read, asked for with x-ms-orrery-populate-partitions: true.
+inline constexpr const char* kPopulatePartitions = "x-ms-orrery-populate-partitions";
+inline constexpr const char* kPartitionsTouched = "x-ms-orrery-partitions-touched";
 
 }  // namespace orrery::api::headers

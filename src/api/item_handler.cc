@@ -155,6 +155,11 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
     response.headers.push_back(
         {headers::kIndexUtilization, IndexMetricsV1(page.index_utilization)});
   }
+  if (ctx.HeaderIsTrue(headers::kPopulatePartitions)) {
+    std::string ids;
+    for (const std::string& id : page.touched_partition_ids) ids += (ids.empty() ? "" : ",") + id;
+    response.headers.push_back({headers::kPartitionsTouched, ids});
+  }
   response.headers.push_back(
       {headers::kSessionToken, ScopeSessionToken(ctx, container, scope.scope)});
   response.headers.push_back({headers::kContentPath, container.settings().rid});

@@ -127,6 +127,7 @@ std::string Service::AdvertisedUrl(const http::Request& request) const {
 http::Response Service::Handle(const http::Request& request) const {
   const auto started = std::chrono::steady_clock::now();
   if (IsCertificateRequest(request)) return CertificateResponse();
+  if (ExplorerAssets::Serves(request.target)) return options_.explorer->Respond(request);
   if (IsMetricsScrape(request)) {
     http::Response response;
     response.headers.push_back({headers::kContentType, "text/plain; version=0.0.4; charset=utf-8"});

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "api/auth.h"
+#include "api/explorer_assets.h"
 #include "api/request_context.h"
 #include "api/request_metrics.h"
 #include "common/http_message.h"
@@ -23,6 +24,9 @@ struct ServiceOptions {
   // The account's default consistency (the account read's userConsistencyPolicy);
   // reads at Strong and Bounded staleness cost twice as much.
   throughput::Consistency default_consistency = throughput::Consistency::kSession;
+  // The Data Explorer's files, served at /_explorer/ without authentication (the page
+  // holds no key: it signs its requests with the one the user enters).
+  std::shared_ptr<const ExplorerAssets> explorer = std::make_shared<ExplorerAssets>();
 };
 
 class Service {

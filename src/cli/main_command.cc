@@ -53,6 +53,10 @@ int Main(int argc, char** argv) {
   serve_cmd->add_option("--logical-partition-max-bytes", serve.logical_partition_max_bytes,
                         "Bytes one logical partition may hold (default 21474836480, 20 GB)");
 
+  serve_cmd->add_option("--explorer-dir", serve.explorer_dir,
+                        "The Data Explorer's files, served at /_explorer/ (default: the "
+                        "directory 'explorer' beside this executable, where `make` puts them)");
+
   StatsOptions stats;
   CLI::App* stats_cmd =
       app.add_subcommand("stats", "Print a running server's partition statistics of a container");

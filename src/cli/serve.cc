@@ -16,6 +16,13 @@
 namespace orrery::cli {
 namespace {
 
+// Where `make explorer` puts the page: beside the executable, in build/explorer.
+std::string DefaultExplorerDirectory() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("explorer") : (self.parent_path() / "explorer").string();
+}
+
 int Fail(const std::string& message) {
   std::fprintf(stderr, "orrery: error: %s\n", message.c_str());
   return 1;
@@ -75,6 +82,8 @@ int RunServe(const ServeOptions& options) {
         options.consistency_level + "'");
   }
   service_options.default_consistency = *consistency;
+  service_options.explorer = std::make_shared<api::ExplorerAssets>(api::ExplorerAssets::Load(
+      options.explorer_dir.empty() ? DefaultExplorerDirectory() : options.explorer_dir));
   api::Service service(**account, std::move(authenticator).value(), service_options);
   http::ServerOptions server_options;
   server_options.host = options.host;

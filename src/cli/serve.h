@@ -26,6 +26,7 @@ struct ServeOptions {
   uint64_t partition_split_bytes = uint64_t{50} << 30;
   int threads = 0;
   int query_page_time_ms = 5000;
+  std::string explorer_dir;  // empty = "explorer" beside the executable
 };
 
 // Returns the process exit code; prints one-line errors to stderr.

@@ -408,7 +408,8 @@ Result<FeedPage> Container::ReadFeed(const ReadScope& scope, int max_items,
     if (token.kind != DecodedToken::Kind::kKey) return TokenOfAnotherQuery();
   }
   FeedPage page;
-  page.partitions_touched = settings_.partitions.CountOverlapping(scope.range);
+  page.touched_partition_ids = settings_.partitions.OverlappingIds(scope.range);
+  page.partitions_touched = static_cast<int>(page.touched_partition_ids.size());
   std::string last_key;
   bool more = false;
   ORRERY_RETURN_IF_ERROR(

@@ -116,6 +116,7 @@ struct FeedPage {
   double index_lookup_ms = 0;
   double document_load_ms = 0;
   int partitions_touched = 1;
+  std::vector<std::string> touched_partition_ids;  // of partitions_touched, in EPK order
   // The indexes the query used and those that would have helped (index metrics).
   IndexUtilization index_utilization;
 };

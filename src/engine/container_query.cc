@@ -438,8 +438,10 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     ORRERY_ASSIGN_OR_RETURN(token, DecodeToken(continuation));
   }
   FeedPage page;
-  page.partitions_touched =
-      scope.exact_epk ? 1 : settings_.partitions.CountOverlapping(scope.range);
+  page.touched_partition_ids =
+      scope.exact_epk ? std::vector<std::string>{settings_.partitions.Owner(*scope.exact_epk).id}
+                      : settings_.partitions.OverlappingIds(scope.range);
+  page.partitions_touched = static_cast<int>(page.touched_partition_ids.size());
 
   if (!query.reads_items()) {
     // `SELECT VALUE 1 + 2`: one evaluation, whatever the container holds.

@@ -61,12 +61,15 @@ const PhysicalPartition* PartitionMap::FindById(std::string_view id) const {
 }
 
 int PartitionMap::CountOverlapping(const EpkRange& range) const {
-  int n = 0;
+  return static_cast<int>(OverlappingIds(range).size());
+}
+
+std::vector<std::string> PartitionMap::OverlappingIds(const EpkRange& range) const {
+  std::vector<std::string> ids;
   for (const auto& p : partitions_) {
-    EpkRange r = Intersect(range, EpkRange{p.min_inclusive, p.max_exclusive});
-    if (!r.empty()) ++n;
+    if (!Intersect(range, EpkRange{p.min_inclusive, p.max_exclusive}).empty()) ids.push_back(p.id);
   }
-  return n;
+  return ids;
 }
 
 uint32_t PartitionMap::NextNumber() const {

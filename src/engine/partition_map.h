@@ -54,8 +54,9 @@ class PartitionMap {
   // `left` (below `at`) and `right`, each with its parent's parents plus the parent;
   // the parent is retired. REQUIRES: `number` is live.
   PartitionMap Split(uint32_t number, const std::string& at, uint32_t left, uint32_t right) const;
-  // How many partitions overlap the range.
+  // How many partitions overlap the range, and their ids in EPK order.
   int CountOverlapping(const EpkRange& range) const;
+  std::vector<std::string> OverlappingIds(const EpkRange& range) const;
 
   json::Value ToJson() const;
   static std::optional<PartitionMap> FromJson(const json::Value& value);

@@ -33,5 +33,14 @@ TEST(PartitionMapTest, ASplitRetiresTheParentAndKeepsTheCover) {
   EXPECT_EQ(read->NextNumber(), 6u);
 }
 
+TEST(PartitionMapTest, OverlappingIdsAreThePartitionsARangeReaches) {
+  const PartitionMap map = PartitionMap::FromBoundaries({"", "20", "40", "FF"});
+  EXPECT_EQ(map.OverlappingIds(EpkRange{"", "FF"}), (std::vector<std::string>{"0", "1", "2"}));
+  EXPECT_EQ(map.OverlappingIds(EpkRange{"25", "30"}), std::vector<std::string>{"1"});
+  // A range ending where a partition begins does not reach it.
+  EXPECT_EQ(map.OverlappingIds(EpkRange{"10", "40"}), (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(map.CountOverlapping(EpkRange{"10", "40"}), 2);
+}
+
 }  // namespace
 }  // namespace orrery::engine
