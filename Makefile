@@ -15,6 +15,8 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libstemmer-dev libhnswlib-dev \
   clang-format \
   clang libclang-rt-14-dev
+# The browser tests of the Data Explorer drive Debian's Chromium (playwright-core).
+BROWSER_PACKAGES := chromium
 # Only the HTTP benchmarks need these (`make bench`, `make bench-throughput`).
 BENCH_PACKAGES := wrk nginx-light curl
 # Node.js comes from Debian only where no `node`/`npm` is installed already (a newer
@@ -23,7 +25,7 @@ NODE_PACKAGES := $(if $(shell command -v node),,nodejs) $(if $(shell command -v 
 
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo Ninja || echo "Unix Makefiles")
 
-.PHONY: all deps apt-deps npm-deps configure build build-server run test unit-test e2e-test \
+.PHONY: all deps apt-deps npm-deps configure build build-server explorer run test unit-test e2e-test \
         test-asan e2e-asan-smoke bench bench-deps bench-query bench-throughput bench-partitions bench-compare format clean
 
 all: build
@@ -58,10 +60,18 @@ build: apt-deps configure
 build-server: apt-deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target orrery
 
+# The Data Explorer (web/): bundled with esbuild into $(BUILD_DIR)/explorer, which
+# `orrery serve` reads at start (beside its executable) and serves at /_explorer/.
+EXPLORER_SOURCES := $(wildcard web/src/*.js) web/index.html web/style.css web/build.mjs
+explorer: $(BUILD_DIR)/explorer/app.js
+$(BUILD_DIR)/explorer/app.js: $(EXPLORER_SOURCES) package-lock.json
+	@$(MAKE) --no-print-directory npm-deps
+	node web/build.mjs $(BUILD_DIR)/explorer
+
 # A port given in ARGS wins over PORT (`make run ARGS="--port 9000"` or `make run PORT=9000`).
 PORT_ARG = $(if $(filter --port --port=% -p,$(ARGS)),,--port $(PORT))
 
-run: apt-deps build-server
+run: apt-deps build-server explorer
 	./$(BUILD_DIR)/orrery serve $(PORT_ARG) $(ARGS)
 
 # Debian's RocksDB 7.8 is built with assertions and, now and then, aborts in its WAL
@@ -77,7 +87,8 @@ ctest_in = cd $(1) && { ctest --output-on-failure -j $(JOBS) --timeout $(2) || \
 unit-test: build
 	$(call ctest_in,$(BUILD_DIR),300)
 
-e2e-test: build npm-deps
+e2e-test: build npm-deps explorer
+	@$(MAKE) --no-print-directory apt-deps EXTRA_PACKAGES="$(BROWSER_PACKAGES)"
 	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=memory sh tests/e2e/run.sh
 	ORRERY_BIN=$(CURDIR)/$(BUILD_DIR)/orrery ORRERY_E2E_STORAGE=disk sh tests/e2e/run.sh
 

@@ -1,0 +1,90 @@
+// The left-hand tree: databases and their containers, with create and delete.
+import { useEffect, useState } from "preact/hooks";
+import { html } from "./html.js";
+
+export function Tree({ api, selected, onSelect, onNewContainer, report, version }) {
+  const [databases, setDatabases] = useState([]);
+  const [containers, setContainers] = useState({});
+  const [newDatabase, setNewDatabase] = useState("");
+
+  async function refresh() {
+    try {
+      const dbs = (await api.listDatabases()).body.Databases.map((d) => d.id).sort();
+      const colls = {};
+      for (const db of dbs) {
+        colls[db] = (await api.listContainers(db)).body.DocumentCollections.map((c) => c.id).sort();
+      }
+      setDatabases(dbs);
+      setContainers(colls);
+    } catch (e) {
+      report(e);
+    }
+  }
+  useEffect(() => {
+    refresh();
+  }, [version]);
+
+  async function createDatabase(event) {
+    event.preventDefault();
+    try {
+      const r = await api.createDatabase(newDatabase.trim());
+      report(null, `Created database ${newDatabase.trim()}`, r.charge);
+      setNewDatabase("");
+      refresh();
+    } catch (e) {
+      report(e);
+    }
+  }
+  async function deleteDatabase(db) {
+    if (!confirm(`Delete database ${db} and all its containers?`)) return;
+    try {
+      const r = await api.deleteDatabase(db);
+      report(null, `Deleted database ${db}`, r.charge);
+      if (selected && selected.db === db) onSelect(null);
+      refresh();
+    } catch (e) {
+      report(e);
+    }
+  }
+  async function deleteContainer(db, coll) {
+    if (!confirm(`Delete container ${db}/${coll} and all its items?`)) return;
+    try {
+      const r = await api.deleteContainer(db, coll);
+      report(null, `Deleted container ${db}/${coll}`, r.charge);
+      if (selected && selected.db === db && selected.coll === coll) onSelect(null);
+      refresh();
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  return html`<nav class="tree" aria-label="Databases">
+    <form class="inline" onSubmit=${createDatabase}>
+      <input aria-label="New database id" placeholder="new database" value=${newDatabase}
+        onInput=${(e) => setNewDatabase(e.target.value)} required />
+      <button type="submit">Create database</button>
+    </form>
+    <ul>
+      ${databases.map(
+        (db) => html`<li key=${db} class="database" data-database=${db}>
+          <div class="row">
+            <span class="name">${db}</span>
+            <button class="small" title="New container" onClick=${() => onNewContainer(db)}>+ container</button>
+            <button class="small danger" title="Delete database" onClick=${() => deleteDatabase(db)}>delete</button>
+          </div>
+          <ul>
+            ${(containers[db] || []).map(
+              (coll) => html`<li key=${coll} class=${"container" + (selected && selected.db === db && selected.coll === coll ? " selected" : "")}
+                data-container=${coll}>
+                <div class="row">
+                  <a href="#" onClick=${(e) => (e.preventDefault(), onSelect({ db, coll }))}>${coll}</a>
+                  <button class="small danger" title="Delete container" onClick=${() => deleteContainer(db, coll)}>delete</button>
+                </div>
+              </li>`,
+            )}
+          </ul>
+        </li>`,
+      )}
+    </ul>
+  </nav>`;
+}
