@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/item_reader.h"
 #include "cli/rest_call.h"
 #include "common/encoding.h"
 #include "engine/partition/partition_key.h"
@@ -41,50 +42,16 @@ std::string ContainerPath(const TransferOptions& o) {
   return "dbs/" + PercentEncode(o.database) + "/colls/" + PercentEncode(o.container);
 }
 
-// The items of a file: views of its text (JSON lines), or of the texts a JSON array's
-// items were written back to. The file is held once, not copied per item.
-struct FileItems {
-  std::string text;
-  std::vector<std::string> written;  // a JSON array's items
-  std::vector<std::string_view> items;
-};
-
-Result<std::unique_ptr<FileItems>> ReadItems(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Status::BadRequest("cannot read " + file);
-  auto out = std::make_unique<FileItems>();
-  // Sized first: growing a string as it is read would need twice the file at its peak.
-  in.seekg(0, std::ios::end);
-  out->text.resize(static_cast<size_t>(std::max<std::streamoff>(in.tellg(), 0)));
-  in.seekg(0, std::ios::beg);
-  in.read(out->text.data(), static_cast<std::streamsize>(out->text.size()));
-  if (!in) return Status::BadRequest("cannot read " + file);
-  const std::string& text = out->text;
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '[') {
-    ORRERY_ASSIGN_OR_RETURN(json::Value array, json::Parse(text));
-    for (const json::Value& item : array.as_array()) out->written.push_back(json::Write(item));
-    out->text.clear();
-    out->text.shrink_to_fit();
-    for (const std::string& item : out->written) out->items.emplace_back(item);
-    return out;
+// How many items the file holds, every one checked to be JSON: a malformed one stops the
+// import before anything is sent, with where it is.
+Result<size_t> CountItems(const std::string& file) {
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<ItemReader> reader, ItemReader::Open(file, true));
+  size_t count = 0;
+  for (;;) {
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> item, reader->Next());
+    if (!item) return count;
+    ++count;
   }
-  size_t line = 0;
-  for (size_t from = 0; from < text.size();) {
-    size_t end = text.find('\n', from);
-    if (end == std::string::npos) end = text.size();
-    ++line;
-    std::string_view row(text.data() + from, end - from);
-    while (!row.empty() && (row.back() == '\r' || row.back() == ' ')) row.remove_suffix(1);
-    if (!row.empty()) {
-      if (!json::Parse(row).ok()) {
-        return Status::BadRequest(file + " line " + std::to_string(line) + " is not JSON");
-      }
-      out->items.push_back(row);
-    }
-    from = end + 1;
-  }
-  return out;
 }
 
 std::string CheckpointOf(const std::string& file) { return file + ".orrery-import"; }
@@ -109,8 +76,8 @@ void WriteCheckpoint(const std::string& file, size_t done) {
 // The import's shared state: the next batch to send, and which are done.
 struct Progress {
   std::mutex mutex;
-  size_t next = 0;                               // the first item no worker has taken
-  size_t contiguous = 0;                         // every item before it is in
+  size_t next = 0;        // the first item no worker has taken (under the reader's lock)
+  size_t contiguous = 0;  // every item before it is in
   std::set<std::pair<size_t, size_t>> finished;  // [begin, end) done past `contiguous`
   size_t imported = 0;
   size_t failed = 0;
@@ -118,11 +85,12 @@ struct Progress {
   std::string first_error;
 };
 
-// Sends one bulk request of items [begin, end) until every operation is in or failed for
-// good; 429s wait as the server asks.
+// Sends one bulk request of `batch`, the file's items [begin, begin + batch.size()), until
+// every operation is in or failed for good; 429s wait as the server asks.
 void ImportBatch(const TransferOptions& o, const partition::PartitionKeyDefinition& key,
-                 const std::vector<std::string_view>& items, size_t begin, size_t end,
-                 Progress& progress) {
+                 const std::vector<std::string>& batch, size_t begin, Progress& progress) {
+  const size_t end = begin + batch.size();
+  auto item_text = [&](size_t i) -> const std::string& { return batch[i - begin]; };
   std::vector<size_t> pending;
   for (size_t i = begin; i < end; ++i) pending.push_back(i);
   size_t imported = 0;
@@ -133,7 +101,7 @@ void ImportBatch(const TransferOptions& o, const partition::PartitionKeyDefiniti
     std::string body = "[";
     std::vector<size_t> sent;
     for (size_t i : pending) {
-      Result<json::Value> item = json::Parse(items[i]);
+      Result<json::Value> item = json::Parse(item_text(i));
       Result<partition::PartitionKeyValue> pk =
           item.ok() && item->is_object()
               ? partition::ExtractFromItem(*item, key)
@@ -148,7 +116,7 @@ void ImportBatch(const TransferOptions& o, const partition::PartitionKeyDefiniti
       body += "{\"operationType\":\"Upsert\",\"partitionKey\":";
       json::AppendQuoted(body, partition::ToHeaderJson(*pk));
       body += ",\"resourceBody\":";
-      body += items[i];
+      body += item_text(i);
       body += '}';
       sent.push_back(i);
     }
@@ -237,12 +205,16 @@ int RunImport(const TransferOptions& o) {
   if (pk == nullptr) return Fail(verb, "the container's definition has no partitionKey");
   Result<partition::PartitionKeyDefinition> key = partition::ParseDefinition(*pk);
   if (!key.ok()) return Fail(verb, key.status().message());
-  Result<std::unique_ptr<FileItems>> file = ReadItems(o.file);
-  if (!file.ok()) return Fail(verb, file.status().message());
-  const std::vector<std::string_view>* items = &(*file)->items;
+  Result<size_t> total = CountItems(o.file);
+  if (!total.ok()) return Fail(verb, total.status().message());
+  Result<std::unique_ptr<ItemReader>> reader = ItemReader::Open(o.file, false);
+  if (!reader.ok()) return Fail(verb, reader.status().message());
 
   Progress progress;
-  const size_t start = o.restart ? 0 : std::min(ReadCheckpoint(o.file), items->size());
+  const size_t start = o.restart ? 0 : std::min(ReadCheckpoint(o.file), *total);
+  for (size_t skipped = 0; skipped < start; ++skipped) {
+    if (!(*reader)->Next().ok()) return Fail(verb, "cannot read " + o.file);
+  }
   if (start > 0) {
     std::fprintf(stderr, "orrery import: resuming after the first %zu items (%s)\n", start,
                  CheckpointOf(o.file).c_str());
@@ -272,24 +244,31 @@ int RunImport(const TransferOptions& o) {
       if (terminal) {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        std::fprintf(stderr, "\r%zu of %zu items in, %.0f items/s   ", contiguous, items->size(),
+        std::fprintf(stderr, "\r%zu of %zu items in, %.0f items/s   ", contiguous, *total,
                      static_cast<double>(imported) / std::max(seconds, 0.001));
       }
     }
   });
+  // Workers take the file's next batch in turn: only the batches being sent are held.
+  std::mutex reader_mutex;
   std::vector<std::thread> workers;
   for (int w = 0; w < o.concurrency; ++w) {
     workers.emplace_back([&] {
       for (;;) {
-        size_t begin, end;
+        std::vector<std::string> batch;
+        size_t begin;
         {
-          const std::lock_guard lock(progress.mutex);
-          if (progress.next >= items->size()) return;
+          const std::lock_guard lock(reader_mutex);
           begin = progress.next;
-          end = std::min(items->size(), begin + kBulkOperations);
-          progress.next = end;
+          while (batch.size() < kBulkOperations) {
+            Result<std::optional<std::string>> item = (*reader)->Next();
+            if (!item.ok() || !*item) break;
+            batch.push_back(std::move(**item));
+          }
+          progress.next += batch.size();
         }
-        ImportBatch(o, *key, *items, begin, end, progress);
+        if (batch.empty()) return;
+        ImportBatch(o, *key, batch, begin, progress);
       }
     });
   }

@@ -105,12 +105,41 @@ describe("orrery import and export", { timeout: 180_000 }, () => {
     assert.deepEqual((await all(container)).sort(byId), [...data].sort(byId));
   });
 
+  test("on a terminal, a progress line counts the items in and the rate", async () => {
+    // script(1) gives the import a terminal; 1,000 RU/s makes it last past the first
+    // half-second report.
+    const { container } = await env.database.containers.create({ id: "progress", partitionKey: pk, throughput: 1000 });
+    const data = items(2000, "p");
+    const file = path.join(dir, "progress.jsonl");
+    fs.writeFileSync(file, data.map((d) => JSON.stringify(d)).join("\n") + "\n");
+    const command = [ORRERY_BIN, "import", "-d", env.dbId, "-c", "progress", "-f", file, "--endpoint", env.server.endpoint]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    const r = spawnSync("script", ["-qefc", command, "/dev/null"], { encoding: "utf8", timeout: 120_000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const reports = [...r.stdout.matchAll(/\r(\d+) of 2000 items in, (\d+) items\/s/g)].map((m) => Number(m[1]));
+    assert.ok(reports.length >= 1, `progress lines on the terminal: ${JSON.stringify(r.stdout.slice(0, 300))}`);
+    for (let i = 1; i < reports.length; i++) assert.ok(reports[i] >= reports[i - 1], "the count only grows");
+    assert.ok(reports.every((n) => n <= 2000));
+    assert.match(r.stdout, /2000 items in, 0 failed/);
+    assert.equal((await all(container)).length, 2000);
+    // Without a terminal (the other tests) there is no progress line, only the summary.
+    const quiet = run("import", "-d", env.dbId, "-c", "progress", "-f", file);
+    assert.equal(quiet.code, 0, quiet.err);
+    assert.doesNotMatch(quiet.err, /\r/);
+  });
+
   test("bad input is refused with where it is", () => {
     const file = path.join(dir, "bad.jsonl");
     fs.writeFileSync(file, `${JSON.stringify({ id: "ok", pk: "a" })}\n{"id": "broken"\n`);
     const r = run("import", "-d", env.dbId, "-c", "source", "-f", file);
     assert.equal(r.code, 1);
     assert.match(r.err, /line 2 is not JSON/);
+    const arrayFile = path.join(dir, "bad.json");
+    fs.writeFileSync(arrayFile, `[${JSON.stringify({ id: "ok", pk: "a" })}, {"id": ]`);
+    const array = run("import", "-d", env.dbId, "-c", "source", "-f", arrayFile);
+    assert.equal(array.code, 1);
+    assert.match(array.err, /array element 2 is not JSON/);
     const missing = run("import", "-d", env.dbId, "-c", "nope", "-f", file);
     assert.equal(missing.code, 1);
     assert.match(missing.err, /\(404\)/);
