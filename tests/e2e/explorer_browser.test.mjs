@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startServer, REPO_ROOT } from "./lib/server.mjs";
-import { sdkClient } from "./lib/util.mjs";
+import { sdkClient, restClient } from "./lib/util.mjs";
 import { EMULATOR_KEY } from "./lib/rest.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -42,7 +42,7 @@ describe("the Data Explorer in Chromium", { timeout: 150_000 }, () => {
   before(async () => {
     assert.ok(fs.existsSync(CHROMIUM), `Chromium at ${CHROMIUM} (make e2e-test installs Debian's chromium)`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer({ args: ["--initial-partitions", "3"] });
+    server = await startServer({ args: ["--initial-partitions", "3", "--enforce-throughput"] });
     client = sdkClient(server);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -200,5 +200,35 @@ describe("the Data Explorer in Chromium", { timeout: 150_000 }, () => {
     assert.ok((await page.locator(".limit-line").count()) > 0, "the logical partition limit is drawn");
     assert.match(await page.locator(".logical-row span").first().textContent(), /of 20\.00 GB/);
     await shot("06-partitions");
+  });
+
+  test("the partitions view counts the 429s of a hot logical partition", async () => {
+    // 400 RU/s on one partition: 1 KB writes to one key, sent without retries as fast
+    // as they come back, are throttled; the test counts the 429s it receives.
+    await client.database(db).containers.create({ id: "hot", partitionKey: { paths: ["/pk"], version: 2 }, throughput: 400 });
+    const rest = restClient(server);
+    let throttled = 0;
+    let written = 0;
+    for (let i = 0; i < 300; i++) {
+      const res = await rest.request("POST", `dbs/${db}/colls/hot/docs`, {
+        body: { id: `h${i}`, pk: "hot", pad: "x".repeat(1000) },
+        pk: ["hot"],
+      });
+      if (res.status === 429) throttled++;
+      else if (res.status === 201) written++;
+      else assert.fail(`unexpected status ${res.status}`);
+    }
+    assert.ok(throttled > 0, "the hot partition was throttled");
+    await page.getByRole("button", { name: "Refresh", exact: true }).first().click();
+    await page.locator('[data-container="hot"] a').click();
+    await page.getByRole("tab", { name: "Partitions" }).click();
+    await page.locator(".partition .throttled .count").first().waitFor();
+    const counts = await page.locator(".partition .throttled .count").allTextContents();
+    assert.equal(counts.reduce((sum, c) => sum + Number(c), 0), throttled);
+    assert.match(await page.locator(".summary").textContent(), new RegExp(`physical partitions · ${written} items`));
+    assert.equal(await page.locator(".throttled.hot").count(), 1, "the throttled partition is marked");
+    const largest = await page.locator(".logical-row code").first().textContent();
+    assert.equal(largest, '["hot"]');
+    await shot("07-hot-partition");
   });
 });

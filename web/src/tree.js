@@ -64,6 +64,7 @@ export function Tree({ api, selected, onSelect, onNewContainer, report, version 
         onInput=${(e) => setNewDatabase(e.target.value)} required />
       <button type="submit">Create database</button>
     </form>
+    <button class="small" onClick=${refresh} title="Read the databases and containers again">Refresh</button>
     <ul>
       ${databases.map(
         (db) => html`<li key=${db} class="database" data-database=${db}>
