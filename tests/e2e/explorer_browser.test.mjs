@@ -77,6 +77,15 @@ describe("the Data Explorer in Chromium", { timeout: 150_000 }, () => {
     await statusCharge();
     const database = await client.database(db).read();
     assert.equal(database.resource.id, db);
+    // A database whose containers share its throughput: manual 800 RU/s.
+    await page.getByLabel("Database throughput").selectOption("manual");
+    await page.getByLabel("Database RU/s").fill("800");
+    await page.getByLabel("New database id").fill("shareddb");
+    await page.getByRole("button", { name: "Create database" }).click();
+    await page.locator('[data-database="shareddb"]').waitFor();
+    const sharedOffer = await client.database("shareddb").readOffer();
+    assert.equal(sharedOffer.resource.content.offerThroughput, 800);
+    await page.getByLabel("Database throughput").selectOption("none");
 
     await page.locator(`[data-database="${db}"] button[title="New container"]`).click();
     await page.getByLabel("Container id").fill(coll);
@@ -230,5 +239,17 @@ describe("the Data Explorer in Chromium", { timeout: 150_000 }, () => {
     const largest = await page.locator(".logical-row code").first().textContent();
     assert.equal(largest, '["hot"]');
     await shot("07-hot-partition");
+  });
+
+  test("deletes a container and a database, after the confirmation", async () => {
+    await page.locator('[data-container="hot"] button[title="Delete container"]').click();
+    await page.locator('[data-container="hot"]').waitFor({ state: "detached" });
+    assert.equal(await statusText(), `Deleted container ${db}/hot`);
+    await assert.rejects(client.database(db).container("hot").read(), (e) => e.code === 404);
+    await page.locator('[data-database="shareddb"] button[title="Delete database"]').click();
+    await page.locator('[data-database="shareddb"]').waitFor({ state: "detached" });
+    await assert.rejects(client.database("shareddb").read(), (e) => e.code === 404);
+    const { resources } = await client.databases.readAll().fetchAll();
+    assert.deepEqual(resources.map((d) => d.id), [db], "only the chosen database went");
   });
 });

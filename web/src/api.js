@@ -59,8 +59,9 @@ export class Api {
   listDatabases() {
     return this.call("GET", "/dbs", "dbs", "");
   }
-  createDatabase(id) {
-    return this.call("POST", "/dbs", "dbs", "", { body: { id } });
+  /** `throughput`: {mode: "manual"|"autoscale"|"none", value}, shared by its containers. */
+  createDatabase(id, throughput = { mode: "none" }) {
+    return this.call("POST", "/dbs", "dbs", "", { body: { id }, headers: throughputHeaders(throughput) });
   }
   deleteDatabase(db) {
     return this.call("DELETE", `/dbs/${enc(db)}`, "dbs", `dbs/${db}`);
@@ -73,12 +74,10 @@ export class Api {
   }
   /** `throughput`: {mode: "manual"|"autoscale"|"none", value}. */
   createContainer(db, definition, throughput) {
-    const headers = {};
-    if (throughput.mode === "manual") headers["x-ms-offer-throughput"] = String(throughput.value);
-    if (throughput.mode === "autoscale") {
-      headers["x-ms-cosmos-offer-autopilot-settings"] = JSON.stringify({ maxThroughput: throughput.value });
-    }
-    return this.call("POST", `/dbs/${enc(db)}/colls`, "colls", `dbs/${db}`, { body: definition, headers });
+    return this.call("POST", `/dbs/${enc(db)}/colls`, "colls", `dbs/${db}`, {
+      body: definition,
+      headers: throughputHeaders(throughput),
+    });
   }
   deleteContainer(db, coll) {
     return this.call("DELETE", `/dbs/${enc(db)}/colls/${enc(coll)}`, "colls", `dbs/${db}/colls/${coll}`);
@@ -133,6 +132,15 @@ export class Api {
     const link = `_orrery/dbs/${db}/colls/${coll}/stats`;
     return this.call("GET", `/_orrery/dbs/${enc(db)}/colls/${enc(coll)}/stats`, "_orrery", link);
   }
+}
+
+/** The request headers that provision `throughput` with a database or a container. */
+function throughputHeaders(throughput) {
+  if (throughput.mode === "manual") return { "x-ms-offer-throughput": String(throughput.value) };
+  if (throughput.mode === "autoscale") {
+    return { "x-ms-cosmos-offer-autopilot-settings": JSON.stringify({ maxThroughput: throughput.value }) };
+  }
+  return {};
 }
 
 /** The partition key value of `item` under `paths` (["/a", "/b"] gives [a, b]). */

@@ -6,6 +6,7 @@ export function Tree({ api, selected, onSelect, onNewContainer, report, version 
   const [databases, setDatabases] = useState([]);
   const [containers, setContainers] = useState({});
   const [newDatabase, setNewDatabase] = useState("");
+  const [shared, setShared] = useState({ mode: "none", value: "400" });
 
   async function refresh() {
     try {
@@ -27,7 +28,7 @@ export function Tree({ api, selected, onSelect, onNewContainer, report, version 
   async function createDatabase(event) {
     event.preventDefault();
     try {
-      const r = await api.createDatabase(newDatabase.trim());
+      const r = await api.createDatabase(newDatabase.trim(), { mode: shared.mode, value: Number(shared.value) });
       report(null, `Created database ${newDatabase.trim()}`, r.charge);
       setNewDatabase("");
       refresh();
@@ -64,6 +65,16 @@ export function Tree({ api, selected, onSelect, onNewContainer, report, version 
         onInput=${(e) => setNewDatabase(e.target.value)} required />
       <button type="submit">Create database</button>
     </form>
+    <div class="inline">
+      <select aria-label="Database throughput" value=${shared.mode} onChange=${(e) => setShared({ ...shared, mode: e.target.value })}>
+        <option value="none">No shared throughput</option>
+        <option value="manual">Shared, manual RU/s</option>
+        <option value="autoscale">Shared, autoscale max RU/s</option>
+      </select>
+      ${shared.mode !== "none" &&
+      html`<input aria-label="Database RU/s" type="number" min="400" step="100" value=${shared.value}
+        onInput=${(e) => setShared({ ...shared, value: e.target.value })} />`}
+    </div>
     <button class="small" onClick=${refresh} title="Read the databases and containers again">Refresh</button>
     <ul>
       ${databases.map(
