@@ -590,7 +590,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   const std::optional<int64_t> end = ResultRowEnd(query);
   const auto done = [&](int64_t emitted) { return end && emitted >= *end; };
   int64_t emitted = token.number;
-  std::string last_key;
+  // Key order: where the page resumed, until an item is visited whole.
+  std::string last_key = token.key_suffix;
   CreationPosition last_position;
   bool more = false;
   bool visited = false;
@@ -602,7 +603,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     ++emitted;
   };
   // An item with more rows (a JOIN's) than the page has room for: its number and the
-  // rows of it returned, so that the next page starts among them (creation order only).
+  // rows of it returned, so that the next page starts among them.
   size_t skip_in_item = token.in_item_rows;
   std::optional<std::pair<uint64_t, size_t>> cut;
   const bool in_creation_order = creation_order_kept();
@@ -626,7 +627,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
       skip_in_item = 0;
     }
     for (; i < run.rows.size() && !done(emitted); ++i) {
-      if (in_creation_order && !room_left()) {
+      if (!room_left()) {
         cut.emplace(number(), i);
         more = true;
         return false;
@@ -728,7 +729,8 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     page.continuation = in_creation_order
                             ? EncodeCreationToken(NextResume(last_position, from), emitted,
                                                   cut ? cut->second : 0, cut ? cut->first : 0)
-                            : EncodeKeyToken(last_key, emitted);
+                        : cut ? EncodeKeyTokenInItem(last_key, emitted, cut->second, cut->first)
+                              : EncodeKeyToken(last_key, emitted);
   }
   return page;
 }

@@ -168,6 +168,29 @@ Result<DecodedToken> DecodeKeyOrOffset(std::string_view raw) {
   return out;
 }
 
+// "J<n>:<rows>:<item>:<key suffix>": "K<n>:<key suffix>" ended among an item's rows.
+Result<DecodedToken> DecodeKeyInItem(std::string_view raw) {
+  std::vector<std::string_view> parts;
+  std::string_view rest = raw.substr(1);
+  for (int i = 0; i < 3; ++i) {
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return Malformed();
+    parts.push_back(rest.substr(0, colon));
+    rest = rest.substr(colon + 1);
+  }
+  const std::optional<int64_t> emitted = Number(parts[0]);
+  const std::optional<int64_t> rows = Number(parts[1]);
+  const std::optional<int64_t> item = Number(parts[2]);
+  if (!emitted || !rows || !item || *rows <= 0) return Malformed();
+  DecodedToken out;
+  out.kind = DecodedToken::Kind::kKey;
+  out.number = *emitted;
+  out.in_item_rows = static_cast<size_t>(*rows);
+  out.in_item = static_cast<uint64_t>(*item);
+  out.key_suffix = std::string(rest);
+  return out;
+}
+
 bool LooksLikeEarlierToken(std::string_view raw) {
   return raw.size() >= 2 && (raw[0] == 'K' || raw[0] == 'O' || raw[0] == 'C') && raw[1] >= '0' &&
          raw[1] <= '9';
@@ -177,6 +200,11 @@ bool LooksLikeEarlierToken(std::string_view raw) {
 
 std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted) {
   return Seal("K" + std::to_string(emitted) + ":" + std::string(key_suffix));
+}
+std::string EncodeKeyTokenInItem(std::string_view key_suffix, int64_t emitted, size_t in_item_rows,
+                                 uint64_t in_item) {
+  return Seal("J" + std::to_string(emitted) + ":" + std::to_string(in_item_rows) + ":" +
+              std::to_string(in_item) + ":" + std::string(key_suffix));
 }
 std::string EncodeOffsetToken(size_t offset, uint64_t cursor) {
   std::string raw = "O" + std::to_string(offset);
@@ -243,6 +271,8 @@ Result<DecodedToken> DecodeToken(std::string_view token) {
     case 'K':
     case 'O':
       return DecodeKeyOrOffset(raw);
+    case 'J':
+      return DecodeKeyInItem(raw);
     default:
       return Malformed();
   }

@@ -42,6 +42,10 @@ namespace orrery::engine {
 inline constexpr const char* kInvalidContinuation = "Invalid Continuation Token";
 
 std::string EncodeKeyToken(std::string_view key_suffix, int64_t emitted);
+// Key order, the page ended among the rows of the item after `key_suffix` (number
+// `in_item`), `in_item_rows` > 0 of them returned.
+std::string EncodeKeyTokenInItem(std::string_view key_suffix, int64_t emitted, size_t in_item_rows,
+                                 uint64_t in_item);
 // `cursor`: the id of the kept result (0: none kept).
 std::string EncodeOffsetToken(size_t offset, uint64_t cursor = 0);
 // `in_item_rows` > 0: the page ended after that many rows of item `in_item`.
@@ -69,8 +73,8 @@ struct DecodedToken {
   // result rows, this many of them returned. kOrdered: the same for the rows of the
   // position.
   size_t in_group = 0;
-  // kCreation: the page ended among the rows of item number `in_item`, this many of them
-  // returned (0: after whole items).
+  // kCreation and kKey: the page ended among the rows of item number `in_item`, this many
+  // of them returned (0: after whole items).
   size_t in_item_rows = 0;
   uint64_t in_item = 0;
   // kOffset: the id of the kept result, or 0.

@@ -60,6 +60,20 @@ TEST(ContinuationTokenTest, InPositionAndInItemTokensRoundTrip) {
   Result<DecodedToken> whole = DecodeToken(EncodeCreationToken(positions, 9));
   ASSERT_TRUE(whole.ok());
   EXPECT_EQ(whole->in_item_rows, 0u);
+
+  // Key order among an item's rows; the key suffix may hold colons (ids may).
+  const std::string suffix("0A\x00id:with:colons", 19);
+  Result<DecodedToken> keyed = DecodeToken(EncodeKeyTokenInItem(suffix, 12, 5, 77));
+  ASSERT_TRUE(keyed.ok()) << keyed.status().ToString();
+  EXPECT_EQ(keyed->kind, DecodedToken::Kind::kKey);
+  EXPECT_EQ(keyed->number, 12);
+  EXPECT_EQ(keyed->in_item_rows, 5u);
+  EXPECT_EQ(keyed->in_item, 77u);
+  EXPECT_EQ(keyed->key_suffix, suffix);
+  Result<DecodedToken> plain = DecodeToken(EncodeKeyToken(suffix, 12));
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->in_item_rows, 0u);
+  EXPECT_EQ(plain->key_suffix, suffix);
 }
 
 TEST(ContinuationTokenTest, OffsetTokensCarryTheirCursorId) {

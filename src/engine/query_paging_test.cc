@@ -607,6 +607,41 @@ TEST_F(QueryPagingTest, IndexMatchesComeInCreationOrderWhetherNumberedOrWalked) 
   }
 }
 
+// A JOIN gives an item more rows than a page holds: the page ends among them and the next
+// starts at the row after, in creation order and in the key order of a store that lists no
+// creation order (one opened read-only from before the lists). No page is over its size.
+TEST_F(QueryPagingTest, JoinRowsOfOneItemSpanPagesInCreationAndInKeyOrder) {
+  ASSERT_TRUE(UseNewContainer("joins"));
+  std::vector<std::string> expected;
+  for (int k = 0; k < 5; ++k) {
+    const std::string id = "j" + std::to_string(k);
+    std::string tags;
+    for (int t = 0; t < 2 * k + 1; ++t) {
+      tags += (t ? "," : "") + std::string("\"") + id + "-" + std::to_string(t) + "\"";
+      expected.push_back(R"([")" + id + R"(",")" + id + "-" + std::to_string(t) + R"("])");
+    }
+    ItemWriteRequest r;
+    r.partition_key = {partition::PartitionKeyComponent::String("p" + std::to_string(k % 2))};
+    bodies_.push_back(R"({"id":")" + id + R"(","pk":"p)" + std::to_string(k % 2) + R"(","tags":[)" +
+                      tags + "]}");
+    r.body = bodies_.back();
+    r.kind = WriteKind::kCreate;
+    ASSERT_TRUE(container_->WriteItem(r).ok());
+  }
+  std::sort(expected.begin(), expected.end());
+  for (const bool kept : {true, false}) {
+    container_->write_state()->creation_order_kept.store(kept);
+    for (const int page_size : {1, 4, 6}) {
+      const Paged paged = All("SELECT VALUE [c.id, t] FROM c JOIN t IN c.tags", page_size);
+      std::vector<std::string> rows = paged.rows;
+      std::sort(rows.begin(), rows.end());
+      EXPECT_EQ(rows, expected) << "creation order kept: " << kept << ", page " << page_size;
+      EXPECT_EQ(paged.pages, (expected.size() + page_size - 1) / page_size)
+          << "every page but the last is full; kept " << kept << ", page " << page_size;
+    }
+  }
+}
+
 TEST_F(QueryPagingTest, TokensAlteredFromAnotherQueryOrAnEarlierVersionAreRefused) {
   Result<FeedPage> first = Page("SELECT c.id FROM c ORDER BY c.n", 10, "");
   ASSERT_TRUE(first.ok());
