@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "common/log.h"
+#include "engine/computed_property_indexes.h"
 #include "engine/container_definition.h"
 #include "engine/creation_order.h"
 #include "engine/etag.h"
@@ -553,6 +554,7 @@ Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std:
       (old_unique && !(*old_unique == *new_unique))) {
     return Status::BadRequest("The unique key policy of a container cannot be changed.");
   }
+  ORRERY_RETURN_IF_ERROR(CheckRemovedComputedProperties(current.resource, definition.body));
   if (!SameVectorPolicies(current.resource, definition.body)) {
     return Status::BadRequest(
         "The vector embedding policy and the vector indexes of a container cannot be changed "

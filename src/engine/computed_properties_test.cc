@@ -152,5 +152,46 @@ TEST(ComputedPropertiesContainerTest, ReplacingTheDefinitionsRebuildsTheIndex) {
       RunQuery(*replaced, "SELECT VALUE c.id FROM c WHERE c.cp_lower = 'alpha'").ids.empty());
 }
 
+// Microsoft, "Computed properties": a computed property cannot have a spatial index.
+TEST(ComputedPropertiesContainerTest, ASpatialIndexOnAComputedPropertyIsRefused) {
+  std::string body = Definition(kLower, "");
+  body.insert(body.rfind("}}"), R"(,"spatialIndexes":[{"path":"/cp_lower/*","types":["Point"]}])");
+  auto refused = NormalizeContainerDefinition(J(body));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kBadRequest);
+  EXPECT_NE(refused.status().message().find("cannot have a spatial index"), std::string::npos)
+      << refused.status().message();
+  // On a persisted property the same index is fine.
+  std::string persisted = Definition(kLower, "");
+  persisted.insert(persisted.rfind("}}"),
+                   R"(,"spatialIndexes":[{"path":"/location/*","types":["Point"]}])");
+  EXPECT_TRUE(NormalizeContainerDefinition(J(persisted)).ok());
+}
+
+// Microsoft, "Computed properties": removing a computed property that has been indexed
+// needs every index on it dropped; the replace that keeps one is refused and changes
+// nothing.
+TEST(ComputedPropertiesContainerTest, RemovingAnIndexedComputedPropertyNeedsItsIndexesDropped) {
+  auto account = OpenAccount();
+  ASSERT_TRUE(account->CreateContainer("db", J(Definition(kLower, kIncludeLower)), {}).ok());
+  std::string with_composite = Definition("[]", "");
+  with_composite.insert(with_composite.rfind("}}"),
+                        R"(,"compositeIndexes":[[{"path":"/cp_lower"},{"path":"/name"}]])");
+  for (const std::string& body : {Definition("[]", kIncludeLower), with_composite}) {
+    auto refused = account->ReplaceContainer("db", "c", J(body), std::nullopt);
+    ASSERT_FALSE(refused.ok()) << body;
+    EXPECT_EQ(refused.status().code(), StatusCode::kBadRequest);
+    EXPECT_NE(refused.status().message().find("The computed property 'cp_lower' is removed"),
+              std::string::npos)
+        << refused.status().message();
+    auto container = *account->GetContainer("db", "c");
+    EXPECT_NE(container->computed_properties()->Find("cp_lower"), nullptr) << "unchanged";
+  }
+  // With its index dropped in the same replace, the removal goes through.
+  ASSERT_TRUE(account->ReplaceContainer("db", "c", J(Definition("[]", "")), std::nullopt).ok());
+  auto container = *account->GetContainer("db", "c");
+  EXPECT_EQ(container->computed_properties()->Find("cp_lower"), nullptr);
+}
+
 }  // namespace
 }  // namespace orrery::engine

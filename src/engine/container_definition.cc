@@ -1,6 +1,7 @@
 #include "engine/container_definition.h"
 
 #include "common/encoding.h"
+#include "engine/computed_property_indexes.h"
 #include "engine/item_rules.h"
 #include "engine/unique_keys.h"
 #include "index/indexing_policy.h"
@@ -124,6 +125,14 @@ Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
   ORRERY_RETURN_IF_ERROR(UniqueKeyPolicy::Parse(body.Find("uniqueKeyPolicy")).status());
   ORRERY_RETURN_IF_ERROR(
       query::ComputedProperties::Compile(body.Find("computedProperties")).status());
+  {
+    // The rules read the policy as given and as normalized alike: check the normalized.
+    json::Value checked = json::Value::MakeObject({{"indexingPolicy", indexing}});
+    if (const json::Value* computed = body.Find("computedProperties")) {
+      checked.Set("computedProperties", *computed);
+    }
+    ORRERY_RETURN_IF_ERROR(CheckComputedPropertyIndexes(checked));
+  }
   ORRERY_RETURN_IF_ERROR(ValidateSearchPolicies(body, indexing));
 
   StripSystemProperties(body);

@@ -299,6 +299,42 @@ describe("computed properties", { timeout: TIMEOUT * 2 }, () => {
     assert.match(e.message, /WHERE/);
     assert.deepEqual((await container.read()).resource.computedProperties, [LOWER_NAME]);
   });
+
+  test("the index rules of computed properties: no spatial index; removed, its indexes go too", async () => {
+    // Microsoft, "Computed properties" (Index computed properties).
+    const spatial = await expectCosmosError(
+      database.containers.create({
+        id: "cp-spatial",
+        partitionKey: pk,
+        computedProperties: [LOWER_NAME],
+        indexingPolicy: { spatialIndexes: [{ path: `/${LOWER_NAME.name}/*`, types: ["Point"] }] },
+      }),
+      { code: 400, what: "spatial index on a computed property" },
+    );
+    assert.match(spatial.message, /cannot have a spatial index/);
+    await expectCosmosError(database.container("cp-spatial").read(), { code: 404, what: "not created" });
+
+    const indexed = { includedPaths: [{ path: "/*" }, { path: `/${LOWER_NAME.name}/?` }] };
+    const { container } = await database.containers.create({
+      id: "cp-removed",
+      partitionKey: pk,
+      computedProperties: [LOWER_NAME],
+      indexingPolicy: indexed,
+    });
+    const { resource: current } = await container.read();
+    const kept = await expectCosmosError(
+      container.replace({ ...current, computedProperties: [], indexingPolicy: indexed }),
+      { code: 400, what: "removal keeping its index" },
+    );
+    assert.match(kept.message, new RegExp(`computed property '${LOWER_NAME.name}' is removed`));
+    assert.deepEqual((await container.read()).resource.computedProperties, [LOWER_NAME], "unchanged");
+    const { resource: removed } = await container.replace({
+      ...current,
+      computedProperties: [],
+      indexingPolicy: { includedPaths: [{ path: "/*" }] },
+    });
+    assert.deepEqual(removed.computedProperties ?? [], []);
+  });
 });
 
 describe("computed properties after a restart", { timeout: TIMEOUT }, () => {
