@@ -35,3 +35,12 @@ test("make run builds the server alone", () => {
   assert.equal(builds.length, 1, builds.join("\n"));
   assert.match(builds[0], /--target orrery$/);
 });
+
+test("make run rebuilds the Data Explorer when its sources change", () => {
+  // -W: as if web/src/main.js had just been edited.
+  const { lines } = dryRun("-W", "web/src/main.js");
+  const bundle = lines.filter((l) => l.includes("node web/build.mjs"));
+  assert.equal(bundle.length, 1, lines.join("\n"));
+  assert.match(bundle[0], /build\/explorer$/);
+  assert.ok(lines.indexOf(bundle[0]) < lines.findIndex((l) => l.includes("orrery serve")), "before the server starts");
+});
