@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -121,6 +122,8 @@ struct FeedPage {
   IndexUtilization index_utilization;
 };
 
+struct ContainerStatistics;  // partition_statistics.h
+
 // What survives a settings change (container replace): the item number allocator
 // and the per-item write locks, shared by the old and the new Container object.
 struct ContainerWriteState {
@@ -194,6 +197,17 @@ struct ContainerWriteState {
   // Results kept between query pages (result_cursors.h), shared by the account's
   // containers; null: none kept.
   std::shared_ptr<ResultCursors> result_cursors;
+  // The partition statistics of a container with so many logical partitions that
+  // reading their sizes took long (partition_statistics.cc): served again for a while,
+  // so that a Data Explorer polling them, or a Prometheus scrape, does not reread them
+  // all each time.
+  struct KeptStatistics {
+    std::mutex mutex;
+    std::shared_ptr<const ContainerStatistics> statistics;
+    std::chrono::steady_clock::time_point read_at;
+    std::chrono::steady_clock::duration reading_took{};
+  };
+  KeptStatistics kept_statistics;
 };
 
 class Container {

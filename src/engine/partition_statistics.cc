@@ -1,10 +1,28 @@
 #include "engine/partition_statistics.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
 
 namespace orrery::engine {
 
-Result<ContainerStatistics> StatisticsOf(const Container& container, size_t largest_per_partition) {
+namespace {
+
+// Statistics that took at least this long to read are kept, and served again for as
+// long as reading them took times kReuseFactor: 1,000,000 logical partitions (about
+// 0.6 s) are reread at most every 12 s; containers with fewer than about 100,000 are
+// read afresh each time.
+std::atomic<int64_t> worth_keeping_ns{
+    std::chrono::nanoseconds(std::chrono::milliseconds(50)).count()};
+std::atomic<int> reuse_factor{20};
+// Kept with this many largest logical partitions per physical partition; asked for more,
+// the statistics are read afresh.
+constexpr size_t kKeptLargest = 10;
+
+// The sizes part: items, bytes and logical partitions per physical partition.
+Result<ContainerStatistics> ReadSizes(const Container& container, size_t largest_per_partition) {
   ContainerStatistics out;
   const PartitionMap& map = container.settings().partitions;
   for (const PhysicalPartition& p : map.partitions()) {
@@ -36,6 +54,67 @@ Result<ContainerStatistics> StatisticsOf(const Container& container, size_t larg
     out.bytes += s.bytes;
     out.logical_partitions += s.logical_partitions;
   }
+  return out;
+}
+
+bool SamePartitions(const ContainerStatistics& kept, const PartitionMap& map) {
+  if (kept.partitions.size() != map.partitions().size()) return false;
+  for (size_t i = 0; i < kept.partitions.size(); ++i) {
+    if (kept.partitions[i].partition.id != map.partitions()[i].id) return false;
+  }
+  return true;
+}
+
+// The kept statistics, if they may still be served for this container's map.
+std::shared_ptr<const ContainerStatistics> Kept(const Container& container,
+                                                size_t largest_per_partition) {
+  if (largest_per_partition > kKeptLargest) return nullptr;
+  ContainerWriteState::KeptStatistics& kept = container.write_state()->kept_statistics;
+  const std::lock_guard lock(kept.mutex);
+  if (kept.statistics == nullptr ||
+      std::chrono::steady_clock::now() - kept.read_at >= kept.reading_took * reuse_factor.load() ||
+      !SamePartitions(*kept.statistics, container.settings().partitions)) {
+    return nullptr;
+  }
+  return kept.statistics;
+}
+
+}  // namespace
+
+void SetStatisticsKeeping(StatisticsKeeping keeping) {
+  worth_keeping_ns.store(keeping.worth_keeping.count());
+  reuse_factor.store(keeping.reuse_factor);
+}
+
+StatisticsKeeping DefaultStatisticsKeeping() { return {std::chrono::milliseconds(50), 20}; }
+
+Result<ContainerStatistics> StatisticsOf(const Container& container, size_t largest_per_partition) {
+  ContainerStatistics out;
+  if (std::shared_ptr<const ContainerStatistics> kept = Kept(container, largest_per_partition)) {
+    out = *kept;
+  } else {
+    const auto started = std::chrono::steady_clock::now();
+    ORRERY_ASSIGN_OR_RETURN(out,
+                            ReadSizes(container, std::max(largest_per_partition, kKeptLargest)));
+    const auto took = std::chrono::steady_clock::now() - started;
+    if (took >= std::chrono::nanoseconds(worth_keeping_ns.load())) {
+      ContainerWriteState::KeptStatistics& keep = container.write_state()->kept_statistics;
+      const std::lock_guard lock(keep.mutex);
+      keep.statistics = std::make_shared<const ContainerStatistics>(out);
+      keep.read_at = started + took;
+      keep.reading_took = took;
+    }
+  }
+  for (PhysicalPartitionStatistics& s : out.partitions) {
+    if (s.largest.size() > largest_per_partition) s.largest.resize(largest_per_partition);
+  }
+  // Request units and 429s are counted in memory: always current.
+  const auto index_of = [&](uint32_t number) -> PhysicalPartitionStatistics* {
+    for (auto& s : out.partitions) {
+      if (s.partition.number == number) return &s;
+    }
+    return nullptr;
+  };
   for (const throughput::PartitionUsage& u : container.throughput_ledger().Usage()) {
     if (PhysicalPartitionStatistics* s = index_of(u.partition)) {
       s->ru_per_second = u.ru_per_second;

@@ -5,6 +5,7 @@
 // container the number of logical partitions. Built from the logical partition sizes
 // (container_sizes.cc) and the throughput ledger.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +34,17 @@ struct ContainerStatistics {
   std::vector<PhysicalPartitionStatistics> partitions;
 };
 
+// Reading every logical partition's size is kept and served again when it was slow
+// (container.h, KeptStatistics); the request units and 429s are always current.
 Result<ContainerStatistics> StatisticsOf(const Container& container, size_t largest_per_partition);
+
+// When statistics are kept: read in at least `worth_keeping`, for `reuse_factor` times as
+// long as the reading took. The defaults: 50 ms, 20 times. For tests.
+struct StatisticsKeeping {
+  std::chrono::nanoseconds worth_keeping;
+  int reuse_factor;
+};
+void SetStatisticsKeeping(StatisticsKeeping keeping);
+StatisticsKeeping DefaultStatisticsKeeping();
 
 }  // namespace orrery::engine
