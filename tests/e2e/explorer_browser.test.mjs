@@ -253,3 +253,29 @@ describe("the Data Explorer in Chromium", { timeout: 150_000 }, () => {
     assert.deepEqual(resources.map((d) => d.id), [db], "only the chosen database went");
   });
 });
+
+describe("the Data Explorer over HTTPS, as make run serves it", { timeout: 90_000 }, () => {
+  test("signs in and lists databases with the self-signed certificate accepted", async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const server = await startServer({ tls: true });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+    });
+    try {
+      await sdkClient(server).databases.create({ id: "tlsdb" });
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      await page.goto(new URL("/_explorer/", server.endpoint).href);
+      assert.ok(page.url().startsWith("https://"));
+      await page.getByLabel("Account key").fill(EMULATOR_KEY);
+      await page.getByRole("button", { name: "Connect" }).click();
+      await page.locator('[data-database="tlsdb"]').waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, "08-https.png") });
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
+  });
+});
