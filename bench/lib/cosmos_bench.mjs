@@ -276,6 +276,22 @@ function cmdGenReads(a) {
   console.log(JSON.stringify({ out, items, date }));
 }
 
+// create-container --url --db --coll --policy JSON: a container (partition key /pk) with
+// the given indexing policy, in an existing database.
+async function cmdCreateContainer(a) {
+  const url = new URL(need(a, 'url'));
+  const db = need(a, 'db');
+  const coll = need(a, 'coll');
+  const agent = new http.Agent({ keepAlive: false });
+  const date = new Date().toUTCString();
+  const r = await request(agent, Number(url.port), 'POST', `/dbs/${db}/colls`,
+    { ...commonHeaders(date, sign('POST', 'colls', `dbs/${db}`, date)), 'content-type': 'application/json' },
+    JSON.stringify({ id: coll, partitionKey: { paths: ['/pk'], kind: 'Hash', version: 2 },
+                     indexingPolicy: JSON.parse(need(a, 'policy')) }));
+  if (r.status !== 201) throw new Error(`create container: ${r.status} ${r.body.slice(0, 300)}`);
+  console.log(JSON.stringify({ created: coll }));
+}
+
 function cmdSignCreate(a) {
   const db = need(a, 'db');
   const coll = need(a, 'coll');
@@ -461,6 +477,7 @@ const commands = {
   setup: () => cmdSetup(a),
   'gen-reads': () => cmdGenReads(a),
   'sign-create': () => cmdSignCreate(a),
+  'create-container': () => cmdCreateContainer(a),
   report: () => cmdReport(a),
 };
 if (!commands[cmd]) {
