@@ -62,7 +62,7 @@ TEST(ContinuationTokenTest, InPositionAndInItemTokensRoundTrip) {
   EXPECT_EQ(whole->in_item_rows, 0u);
 
   // Key order among an item's rows; the key suffix may hold colons (ids may).
-  const std::string suffix("0A\x00id:with:colons", 19);
+  const std::string suffix = std::string("0A") + '\0' + "id:with:colons";
   Result<DecodedToken> keyed = DecodeToken(EncodeKeyTokenInItem(suffix, 12, 5, 77));
   ASSERT_TRUE(keyed.ok()) << keyed.status().ToString();
   EXPECT_EQ(keyed->kind, DecodedToken::Kind::kKey);
