@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/generate.h"
 #include "cli/serve.h"
 #include "cli/sql.h"
 #include "cli/stats.h"
@@ -169,6 +170,12 @@ int Main(int argc, char** argv) {
   CLI::App* export_cmd = transfer_cmd("export", "Write a container's items to a file");
   export_cmd->add_flag("--array", transfer.array, "One JSON array instead of JSON lines");
 
+  GenerateOptions generate;
+  CLI::App* generate_cmd = app.add_subcommand(
+      "generate", "Write the items of a generator spec as JSON lines (for orrery import)");
+  generate_cmd->add_option("-s,--spec", generate.spec, "The generator spec (JSON)")->required();
+  generate_cmd->add_option("-o,--out", generate.out, "The file to write (default: stdout)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -186,6 +193,7 @@ int Main(int argc, char** argv) {
     return RunStats(stats);
   }
   if (import_cmd->parsed()) return RunImport(transfer);
+  if (generate_cmd->parsed()) return RunGenerate(generate);
   if (export_cmd->parsed()) return RunExport(transfer);
   sql.table = output == "table";
   for (const auto& [cmd, v] : sql_verbs) {
