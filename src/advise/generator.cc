@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "common/civil_date.h"
 #include "json/json.h"
 
 namespace orrery::advise {
@@ -75,29 +76,15 @@ std::optional<int64_t> ParseTime(const json::Value& v) {
       mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) {
     return std::nullopt;
   }
-  // Days from the civil date (Howard Hinnant's algorithm).
-  const int yy = y - (mo <= 2 ? 1 : 0);
-  const int era = (yy >= 0 ? yy : yy - 399) / 400;
-  const int yoe = yy - era * 400;
-  const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const int64_t days = static_cast<int64_t>(era) * 146097 + doe - 719468;
+  const int64_t days = DaysFromCivil(y, mo, d);
   return days * 86400 + h * 3600 + mi * 60 + s;
 }
 
 std::string FormatTime(int64_t seconds) {
-  const int64_t days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
+  const int64_t days = FloorDivide(seconds, 86400);
   const int64_t rest = seconds - days * 86400;
-  // The civil date of a day number (Howard Hinnant's algorithm).
-  const int64_t z = days + 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t m = mp + (mp < 10 ? 3 : -9);
-  const int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const CivilDate date = CivilFromDays(days);
+  const int64_t y = date.year, m = date.month, d = date.day;
   char out[128];
   std::snprintf(out, sizeof out, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ",
                 static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),

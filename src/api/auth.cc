@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api/headers.h"
+#include "common/civil_date.h"
 #include "common/crypto.h"
 #include "common/encoding.h"
 
@@ -88,16 +89,6 @@ bool ParseDigits(std::string_view s, int& out) {
     out = out * 10 + (c - '0');
   }
   return true;
-}
-
-// Days from 1970-01-01 to the given civil date (Howard Hinnant's algorithm).
-int64_t DaysFromCivil(int y, int m, int d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
 }
 
 }  // namespace

@@ -21,6 +21,13 @@ std::atomic<int> reuse_factor{20};
 // the statistics are read afresh.
 constexpr size_t kKeptLargest = 10;
 
+PhysicalPartitionStatistics* PartitionNumbered(ContainerStatistics& statistics, uint32_t number) {
+  for (PhysicalPartitionStatistics& s : statistics.partitions) {
+    if (s.partition.number == number) return &s;
+  }
+  return nullptr;
+}
+
 // The sizes part: items, bytes and logical partitions per physical partition.
 Result<ContainerStatistics> ReadSizes(const Container& container, size_t largest_per_partition) {
   ContainerStatistics out;
@@ -28,16 +35,10 @@ Result<ContainerStatistics> ReadSizes(const Container& container, size_t largest
   for (const PhysicalPartition& p : map.partitions()) {
     out.partitions.push_back(PhysicalPartitionStatistics{.partition = p});
   }
-  const auto index_of = [&](uint32_t number) -> PhysicalPartitionStatistics* {
-    for (auto& s : out.partitions) {
-      if (s.partition.number == number) return &s;
-    }
-    return nullptr;
-  };
   ORRERY_ASSIGN_OR_RETURN(std::vector<Container::LogicalPartitionSize> sizes,
                           container.LogicalPartitionSizes());
   for (Container::LogicalPartitionSize& size : sizes) {
-    PhysicalPartitionStatistics* s = index_of(map.Owner(size.epk).number);
+    PhysicalPartitionStatistics* s = PartitionNumbered(out, map.Owner(size.epk).number);
     if (s == nullptr) continue;
     s->items += size.items;
     s->bytes += size.bytes;
@@ -109,14 +110,8 @@ Result<ContainerStatistics> StatisticsOf(const Container& container, size_t larg
     if (s.largest.size() > largest_per_partition) s.largest.resize(largest_per_partition);
   }
   // Request units and 429s are counted in memory: always current.
-  const auto index_of = [&](uint32_t number) -> PhysicalPartitionStatistics* {
-    for (auto& s : out.partitions) {
-      if (s.partition.number == number) return &s;
-    }
-    return nullptr;
-  };
   for (const throughput::PartitionUsage& u : container.throughput_ledger().Usage()) {
-    if (PhysicalPartitionStatistics* s = index_of(u.partition)) {
+    if (PhysicalPartitionStatistics* s = PartitionNumbered(out, u.partition)) {
       s->ru_per_second = u.ru_per_second;
       s->request_charge = u.charged;
       s->throttled_requests = u.throttled;

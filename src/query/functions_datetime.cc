@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/civil_date.h"
 #include "query/datetime_format.h"
 #include "query/functions_internal.h"
 
@@ -36,16 +37,6 @@ constexpr int64_t FloorDiv(int64_t a, int64_t b) {
 }
 constexpr int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-constexpr int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2 ? 1 : 0;
-  const int64_t era = FloorDiv(y, 400);
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
 struct Civil {
   int64_t year;
   int64_t month;  // 1-12
@@ -54,16 +45,10 @@ struct Civil {
 };
 
 Civil CivilFromTicks(int64_t ticks) {
-  const int64_t z = FloorDiv(ticks, kTicksPerDay) + 719468;
-  const int64_t era = FloorDiv(z, 146097);
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  return Civil{.year = yoe + era * 400 + (month <= 2 ? 1 : 0),
-               .month = month,
-               .day = doy - (153 * mp + 2) / 5 + 1,
+  const CivilDate date = CivilFromDays(FloorDiv(ticks, kTicksPerDay));
+  return Civil{.year = date.year,
+               .month = date.month,
+               .day = date.day,
                .time = FloorMod(ticks, kTicksPerDay)};
 }
 
