@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/advise.h"
 #include "cli/generate.h"
 #include "cli/serve.h"
 #include "cli/sql.h"
@@ -176,6 +177,38 @@ int Main(int argc, char** argv) {
   generate_cmd->add_option("-s,--spec", generate.spec, "The generator spec (JSON)")->required();
   generate_cmd->add_option("-o,--out", generate.out, "The file to write (default: stdout)");
 
+  AdviseOptions advise;
+  CLI::App* advise_cmd = app.add_subcommand(
+      "advise", "Compare partition keys by loading the same items under each and measuring");
+  advise_cmd->add_option("--demo", advise.demo, "A built-in study: telemetry or ecommerce")
+      ->check(CLI::IsMember({"telemetry", "ecommerce"}));
+  advise_cmd->add_option("--data", advise.data, "The items: a JSON-lines file");
+  advise_cmd->add_option("--generate", advise.generate, "The items: a generator spec (JSON)");
+  advise_cmd->add_option("--items", advise.items,
+                         "How many items to generate (overrides the spec)");
+  advise_cmd->add_option("--candidates", advise.candidates,
+                         "Partition keys to compare: /a (single), /a,/b (hierarchical), "
+                         "/a+/b (synthetic: the values joined by '-')");
+  advise_cmd->add_option("--workload", advise.workload,
+                         "Operations with their share of traffic (JSON)");
+  advise_cmd->add_option("--indexing-policy", advise.indexing_policy,
+                         "The containers' indexing policy: JSON, or @file");
+  advise_cmd->add_option("--throughput", advise.throughput,
+                         "RU/s: manual, or the autoscale maximum with --autoscale (default 10000)");
+  advise_cmd->add_flag("--autoscale", advise.autoscale, "--throughput is an autoscale maximum");
+  advise_cmd->add_option("--scale", advise.scale,
+                         "How many times larger production is than the items studied");
+  advise_cmd->add_option("--growth", advise.growth,
+                         "Yearly growth of production (1 = doubles every year)");
+  advise_cmd->add_option(
+      "--samples", advise.samples,
+      "Runs of each operation, with parameters drawn from the data (default 25)");
+  advise_cmd->add_option("--seed", advise.seed, "Seed of the parameter draws (default 1)");
+  advise_cmd->add_option("--threads", advise.threads, "Loading threads (default 2)");
+  advise_cmd->add_flag("--json", advise.json, "Print the measurements and ranking as JSON");
+  advise_cmd->add_option("--html", advise.html, "Write a self-contained HTML report here");
+  advise_cmd->add_flag("--no-color", advise.no_color, "No colours, even on a terminal");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -194,6 +227,7 @@ int Main(int argc, char** argv) {
   }
   if (import_cmd->parsed()) return RunImport(transfer);
   if (generate_cmd->parsed()) return RunGenerate(generate);
+  if (advise_cmd->parsed()) return RunAdvise(advise);
   if (export_cmd->parsed()) return RunExport(transfer);
   sql.table = output == "table";
   for (const auto& [cmd, v] : sql_verbs) {

@@ -1,0 +1,307 @@
+#include "advise/study.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include "advise/operation_samples.h"
+#include "advise/traffic_replay.h"
+#include "engine/account.h"
+#include "engine/partition_statistics.h"
+#include "json/json.h"
+
+namespace orrery::advise {
+namespace {
+
+constexpr const char* kDatabase = "advise";
+
+std::string ContainerId(size_t index) { return "candidate-" + std::to_string(index); }
+
+Result<std::unique_ptr<engine::Account>> OpenAccount(const StudyOptions& options) {
+  engine::AccountOptions account;
+  account.store.in_memory = true;
+  account.background_ttl_purge = false;
+  account.background_splits = false;
+  // Sizes are projected at scale instead: the sample must load whole.
+  account.logical_partition_max_bytes = std::numeric_limits<uint64_t>::max() / 2;
+  account.partition_split_bytes = static_cast<uint64_t>(
+      std::max(1.0, kPhysicalPartitionSplitBytes / std::max(options.scale, 1e-9)));
+  return engine::Account::Open(account);
+}
+
+Status CreateContainers(engine::Account& account, const StudyOptions& options) {
+  ORRERY_RETURN_IF_ERROR(
+      account.CreateDatabase(json::Value::MakeObject({{"id", json::Value::String(kDatabase)}}), {})
+          .status());
+  engine::ThroughputRequest throughput;
+  if (options.autoscale) {
+    throughput.autoscale_max = options.throughput;
+  } else {
+    throughput.manual = options.throughput;
+  }
+  for (size_t i = 0; i < options.candidates.size(); ++i) {
+    json::Value body =
+        json::Value::MakeObject({{"id", json::Value::String(ContainerId(i))},
+                                 {"partitionKey", options.candidates[i].DefinitionJson()}});
+    if (options.indexing_policy) body.Set("indexingPolicy", *options.indexing_policy);
+    Result<json::Value> created = account.CreateContainer(kDatabase, std::move(body), throughput);
+    if (!created.ok()) {
+      return Status::BadRequest("Cannot create a container for '" + options.candidates[i].label() +
+                                "': " + created.status().message());
+    }
+  }
+  return Status::Ok();
+}
+
+// Every item into every candidate's container, `threads` at a time. A bad item fails the
+// study; an item a container refuses (a duplicate id in its logical partition) is
+// counted.
+Status LoadItems(const ItemSource& items, const StudyOptions& options,
+                 const std::vector<std::shared_ptr<engine::Container>>& containers,
+                 std::vector<CandidateResult>& results) {
+  std::atomic<uint64_t> done{0};
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  Status failure = Status::Ok();
+  const uint64_t total = items.count();
+  const int threads = std::max(1, options.threads);
+  auto load = [&](int thread) {
+    for (uint64_t i = static_cast<uint64_t>(thread); i < total && !failed.load();
+         i += static_cast<uint64_t>(threads)) {
+      Result<json::Value> item = items.Item(i);
+      if (!item.ok()) {
+        const std::lock_guard lock(mutex);
+        if (!failed.exchange(true)) failure = item.status();
+        return;
+      }
+      for (size_t c = 0; c < containers.size(); ++c) {
+        json::Value prepared = *item;
+        options.candidates[c].Prepare(prepared);
+        Status written = Status::Ok();
+        Result<partition::PartitionKeyValue> key =
+            partition::ExtractFromItem(prepared, options.candidates[c].definition());
+        if (key.ok()) {
+          const std::string body = json::Write(prepared);
+          engine::ItemWriteRequest request;
+          request.partition_key = *key;
+          request.body = body;
+          written = containers[c]->WriteItem(request).status();
+        } else {
+          written = key.status();
+        }
+        const std::lock_guard lock(mutex);
+        if (written.ok()) {
+          ++results[c].items_loaded;
+        } else if (++results[c].items_refused == 1) {
+          results[c].first_refusal = written.message();
+        }
+      }
+      const uint64_t n = done.fetch_add(1) + 1;
+      if (thread == 0 && options.progress && (n % 4096 == 0 || n == total)) {
+        options.progress("loading", n, total);
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t) workers.emplace_back(load, t);
+  load(0);
+  for (std::thread& worker : workers) worker.join();
+  if (options.progress) options.progress("loading", done.load(), total);
+  return failure;
+}
+
+// Splits until no partition holds more than the scaled 50 GB (each round halves every
+// partition past it).
+Status SplitAtScale(engine::Account& account,
+                    const std::vector<std::shared_ptr<engine::Container>>& containers) {
+  for (int round = 0; round < 64; ++round) {
+    size_t before = 0;
+    for (const auto& c : containers) {
+      ORRERY_ASSIGN_OR_RETURN(auto current, account.GetContainer(kDatabase, c->settings().id));
+      before += current->settings().partitions.partitions().size();
+    }
+    ORRERY_RETURN_IF_ERROR(account.SplitWhereNeeded());
+    size_t after = 0;
+    for (const auto& c : containers) {
+      ORRERY_ASSIGN_OR_RETURN(auto current, account.GetContainer(kDatabase, c->settings().id));
+      after += current->settings().partitions.partitions().size();
+    }
+    if (after == before) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+int64_t QuantileOf(const std::vector<int64_t>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const auto index = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(index, sorted.size() - 1)];
+}
+
+Result<LogicalPartitionMeasure> MeasureLogical(const engine::Container& container,
+                                               const StudyOptions& options) {
+  ORRERY_ASSIGN_OR_RETURN(std::vector<engine::Container::LogicalPartitionSize> sizes,
+                          container.LogicalPartitionSizes());
+  LogicalPartitionMeasure measure;
+  std::vector<int64_t> bytes;
+  for (const auto& size : sizes) {
+    if (size.items <= 0) continue;
+    bytes.push_back(size.bytes);
+    measure.total_bytes += size.bytes;
+    if (size.bytes > measure.largest_bytes) {
+      measure.largest_bytes = size.bytes;
+      measure.largest_key = size.partition_key;
+    }
+    const int bucket =
+        size.bytes <= 1 ? 0 : static_cast<int>(std::log2(static_cast<double>(size.bytes)));
+    if (measure.size_histogram.size() <= static_cast<size_t>(bucket)) {
+      measure.size_histogram.resize(static_cast<size_t>(bucket) + 1, 0);
+    }
+    ++measure.size_histogram[static_cast<size_t>(bucket)];
+  }
+  std::sort(bytes.begin(), bytes.end());
+  measure.count = static_cast<int64_t>(bytes.size());
+  measure.median_bytes = QuantileOf(bytes, 0.5);
+  measure.p99_bytes = QuantileOf(bytes, 0.99);
+  if (measure.total_bytes > 0) {
+    measure.largest_share =
+        static_cast<double>(measure.largest_bytes) / static_cast<double>(measure.total_bytes);
+  }
+  measure.projected_largest_bytes = static_cast<double>(measure.largest_bytes) * options.scale;
+  if (measure.projected_largest_bytes > 0) {
+    measure.growth_to_limit = kLogicalPartitionLimitBytes / measure.projected_largest_bytes;
+    if (options.yearly_growth && *options.yearly_growth > 0) {
+      measure.years_to_limit =
+          measure.growth_to_limit <= 1
+              ? 0
+              : std::log(measure.growth_to_limit) / std::log(1 + *options.yearly_growth);
+    }
+  }
+  return measure;
+}
+
+Result<std::vector<PhysicalPartitionMeasure>> MeasurePhysical(const engine::Container& container,
+                                                              const StudyOptions& options) {
+  ORRERY_ASSIGN_OR_RETURN(engine::ContainerStatistics statistics,
+                          engine::StatisticsOf(container, 0));
+  std::vector<PhysicalPartitionMeasure> measures;
+  for (const engine::PhysicalPartitionStatistics& p : statistics.partitions) {
+    PhysicalPartitionMeasure m;
+    m.id = p.partition.id;
+    m.min_epk = p.partition.min_inclusive;
+    m.max_epk = p.partition.max_exclusive;
+    m.items = p.items;
+    m.bytes = p.bytes;
+    m.storage_share = statistics.bytes > 0
+                          ? static_cast<double>(p.bytes) / static_cast<double>(statistics.bytes)
+                          : 0;
+    m.projected_bytes = static_cast<double>(p.bytes) * options.scale;
+    measures.push_back(std::move(m));
+  }
+  return measures;
+}
+
+void AddReplay(const ReplayResult& replay, const engine::Container& container, double ru_per_second,
+               CandidateResult& result) {
+  const auto& partitions = container.settings().partitions.partitions();
+  double total_ru = 0;
+  for (const auto& [number, count] : replay.partitions) total_ru += count.request_units;
+  for (PhysicalPartitionMeasure& m : result.physical) {
+    m.ru_per_second_budget = ru_per_second / static_cast<double>(partitions.size());
+    for (const engine::PhysicalPartition& p : partitions) {
+      if (p.id != m.id) continue;
+      if (auto it = replay.partitions.find(p.number); it != replay.partitions.end()) {
+        m.requests = it->second.requests;
+        m.throttled = it->second.throttled;
+        m.request_units = it->second.request_units;
+        m.request_share = total_ru > 0 ? m.request_units / total_ru : 0;
+      }
+    }
+  }
+  result.requests_played = replay.requests;
+  result.throttled_fraction = replay.requests > 0 ? static_cast<double>(replay.throttled) /
+                                                        static_cast<double>(replay.requests)
+                                                  : 0;
+}
+
+void SummarizeOperations(const std::vector<SampledOperation>& sampled, CandidateResult& result) {
+  for (const SampledOperation& op : sampled) {
+    result.operations.push_back(op.measure);
+    result.mean_ru += op.measure.share * op.measure.ru_median;
+    if (op.measure.routing == "fan-out") result.fan_out_share += op.measure.share;
+    if (op.measure.routing == "single partition") result.single_partition_share += op.measure.share;
+  }
+}
+
+}  // namespace
+
+Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& options) {
+  if (options.candidates.empty()) return Status::BadRequest("No candidate partition keys given.");
+  if (!(options.scale > 0)) return Status::BadRequest("--scale must be above 0.");
+  ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<engine::Account> account, OpenAccount(options));
+  ORRERY_RETURN_IF_ERROR(CreateContainers(*account, options));
+  std::vector<std::shared_ptr<engine::Container>> containers;
+  std::vector<CandidateResult> results;
+  for (size_t i = 0; i < options.candidates.size(); ++i) {
+    ORRERY_ASSIGN_OR_RETURN(auto container, account->GetContainer(kDatabase, ContainerId(i)));
+    results.push_back(CandidateResult{options.candidates[i]});
+    results.back().initial_partitions =
+        static_cast<int>(container->settings().partitions.partitions().size());
+    containers.push_back(std::move(container));
+  }
+  ORRERY_RETURN_IF_ERROR(LoadItems(items, options, containers, results));
+  if (options.progress) options.progress("splitting at scale", 0, 1);
+  ORRERY_RETURN_IF_ERROR(SplitAtScale(*account, containers));
+
+  std::vector<std::vector<SampledOperation>> sampled(containers.size());
+  for (size_t c = 0; c < containers.size(); ++c) {
+    ORRERY_ASSIGN_OR_RETURN(containers[c], account->GetContainer(kDatabase, ContainerId(c)));
+    CandidateResult& result = results[c];
+    result.splits = static_cast<int>(containers[c]->settings().partitions.partitions().size()) -
+                    result.initial_partitions;
+    ORRERY_ASSIGN_OR_RETURN(result.logical, MeasureLogical(*containers[c], options));
+    ORRERY_ASSIGN_OR_RETURN(result.physical, MeasurePhysical(*containers[c], options));
+    for (size_t o = 0; o < options.workload.operations.size(); ++o) {
+      if (options.progress) {
+        options.progress("measuring " + result.candidate.label(), o,
+                         options.workload.operations.size());
+      }
+      ORRERY_ASSIGN_OR_RETURN(SampledOperation op,
+                              SampleOperation(options.workload.operations[o], o, result.candidate,
+                                              *containers[c], items, options));
+      sampled[c].push_back(std::move(op));
+    }
+    SummarizeOperations(sampled[c], result);
+  }
+
+  StudyResult study;
+  study.items = items.count();
+  study.scale = options.scale;
+  study.throughput = options.throughput;
+  study.autoscale = options.autoscale;
+  // One offered load for every candidate: the application's traffic does not depend on
+  // its key. By default, what spends 80% of the throughput with the cheapest candidate.
+  double rate = options.workload.requests_per_second.value_or(0);
+  if (rate <= 0) {
+    for (const auto& ops : sampled) {
+      const double r = DefaultRequestsPerSecond(ops, static_cast<double>(options.throughput));
+      if (r > rate) rate = r;
+    }
+  }
+  study.requests_per_second = rate;
+  for (size_t c = 0; c < containers.size(); ++c) {
+    if (options.progress) options.progress("playing the workload", c, containers.size());
+    const ReplayResult replay =
+        ReplayTraffic(sampled[c], containers[c]->PartitionNumbers(),
+                      static_cast<double>(options.throughput), rate, options.seed);
+    study.seconds_played = replay.seconds;
+    AddReplay(replay, *containers[c], static_cast<double>(options.throughput), results[c]);
+  }
+  study.ranking = std::move(results);
+  RankCandidates(study);
+  return study;
+}
+
+}  // namespace orrery::advise
