@@ -31,6 +31,7 @@ class Candidate {
   // The paths a synthetic key concatenates (empty otherwise).
   const std::vector<std::string>& synthetic_of() const { return synthetic_of_; }
   bool hierarchical() const { return paths_.size() > 1; }
+  bool synthetic() const { return !synthetic_of_.empty(); }
   const partition::PartitionKeyDefinition& definition() const { return definition_; }
   // {"paths": [...], "kind": "Hash" | "MultiHash", "version": 2}
   json::Value DefinitionJson() const;

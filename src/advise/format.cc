@@ -28,14 +28,17 @@ std::string FormatPercent(double fraction) {
   return text;
 }
 
+std::string FormatCount(int64_t count) {
+  std::string digits = std::to_string(count);
+  const size_t start = digits[0] == '-' ? 1 : 0;
+  for (size_t i = digits.size(); i > start + 3; i -= 3) digits.insert(i - 3, ",");
+  return digits;
+}
+
 std::string FormatNumber(double value) {
   char text[48];
   if (std::fabs(value) >= 1000) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-    std::string digits = text;
-    const size_t start = digits[0] == '-' ? 1 : 0;
-    for (size_t i = digits.size(); i > start + 3; i -= 3) digits.insert(i - 3, ",");
-    return digits;
+    return FormatCount(std::llround(value));
   }
   if (std::fabs(value) >= 100) {
     std::snprintf(text, sizeof text, "%.0f", value);

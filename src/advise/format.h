@@ -2,6 +2,7 @@
 
 // Numbers as `orrery advise` prints them, in its reasons and reports.
 
+#include <cstdint>
 #include <string>
 
 namespace orrery::advise {
@@ -12,5 +13,7 @@ std::string FormatBytes(double bytes);
 std::string FormatPercent(double fraction);
 // 2.31 -> "2.31", 1234.5 -> "1,235": three significant digits, thousands separated.
 std::string FormatNumber(double value);
+// 19825 -> "19,825"
+std::string FormatCount(int64_t count);
 
 }  // namespace orrery::advise

@@ -51,11 +51,20 @@ struct Bar {
 std::string BarChart(const std::string& title, const std::vector<Bar>& bars) {
   double largest = 0;
   for (const Bar& bar : bars) largest = std::max(largest, bar.value);
-  const int row = 22, label_width = 230, bar_width = 380;
+  // Wide enough for the longest label and the longest text after a bar (12 px
+  // system-ui: under 7 px a character).
+  size_t longest_label = 0, longest_text = 0;
+  for (const Bar& bar : bars) {
+    longest_label = std::max(longest_label, bar.label.size());
+    longest_text = std::max(longest_text, bar.text.size());
+  }
+  const int row = 22, bar_width = 380;
+  const int label_width = 12 + 7 * static_cast<int>(longest_label);
+  const int text_width = 16 + 7 * static_cast<int>(longest_text);
   const int height = row * static_cast<int>(bars.size()) + 30;
   std::string svg = "<figure><figcaption>" + Escape(title) +
                     "</figcaption><svg class=\"chart\" role=\"img\" width=\"" +
-                    std::to_string(label_width + bar_width + 120) + "\" height=\"" +
+                    std::to_string(label_width + bar_width + text_width) + "\" height=\"" +
                     std::to_string(height) + "\">";
   for (size_t i = 0; i < bars.size(); ++i) {
     const Bar& bar = bars[i];
@@ -116,7 +125,8 @@ std::string LogicalChart(const CandidateResult& c, const StudyResult& study) {
     const double low = static_cast<double>(int64_t{1} << i) * study.scale;
     bars.push_back(
         {FormatBytes(low) + " - " + FormatBytes(2 * low), static_cast<double>(histogram[i]),
-         FormatNumber(static_cast<double>(histogram[i])) + " logical partitions", kPalette[0]});
+         FormatCount(histogram[i]) + " logical partition" + (histogram[i] == 1 ? "" : "s"),
+         kPalette[0]});
   }
   return BarChart("Logical partition sizes at scale (largest " + c.logical.largest_key + ": " +
                       FormatBytes(c.logical.projected_largest_bytes) + " of 20 GB)",

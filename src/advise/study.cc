@@ -6,11 +6,14 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
+#include "advise/indexing_policy.h"
 #include "advise/operation_samples.h"
 #include "advise/traffic_replay.h"
 #include "engine/account.h"
 #include "engine/partition_statistics.h"
+#include "engine/split_point.h"
 #include "json/json.h"
 
 namespace orrery::advise {
@@ -20,19 +23,25 @@ constexpr const char* kDatabase = "advise";
 
 std::string ContainerId(size_t index) { return "candidate-" + std::to_string(index); }
 
+uint64_t SplitThreshold(const StudyOptions& options) {
+  return static_cast<uint64_t>(
+      std::max(1.0, kPhysicalPartitionSplitBytes / std::max(options.scale, 1e-9)));
+}
+
 Result<std::unique_ptr<engine::Account>> OpenAccount(const StudyOptions& options) {
   engine::AccountOptions account;
   account.store.in_memory = true;
+  account.store.scratch = true;
   account.background_ttl_purge = false;
   account.background_splits = false;
   // Sizes are projected at scale instead: the sample must load whole.
   account.logical_partition_max_bytes = std::numeric_limits<uint64_t>::max() / 2;
-  account.partition_split_bytes = static_cast<uint64_t>(
-      std::max(1.0, kPhysicalPartitionSplitBytes / std::max(options.scale, 1e-9)));
+  account.partition_split_bytes = SplitThreshold(options);
   return engine::Account::Open(account);
 }
 
-Status CreateContainers(engine::Account& account, const StudyOptions& options) {
+Status CreateContainers(engine::Account& account, const StudyOptions& options,
+                        const std::optional<json::Value>& policy) {
   ORRERY_RETURN_IF_ERROR(
       account.CreateDatabase(json::Value::MakeObject({{"id", json::Value::String(kDatabase)}}), {})
           .status());
@@ -46,7 +55,7 @@ Status CreateContainers(engine::Account& account, const StudyOptions& options) {
     json::Value body =
         json::Value::MakeObject({{"id", json::Value::String(ContainerId(i))},
                                  {"partitionKey", options.candidates[i].DefinitionJson()}});
-    if (options.indexing_policy) body.Set("indexingPolicy", *options.indexing_policy);
+    if (policy) body.Set("indexingPolicy", *policy);
     Result<json::Value> created = account.CreateContainer(kDatabase, std::move(body), throughput);
     if (!created.ok()) {
       return Status::BadRequest("Cannot create a container for '" + options.candidates[i].label() +
@@ -54,6 +63,30 @@ Status CreateContainers(engine::Account& account, const StudyOptions& options) {
     }
   }
   return Status::Ok();
+}
+
+// An item as one candidate's container stores it: its partition key, and its JSON: the
+// item's own text, unless a synthetic key adds its property.
+struct CandidateItem {
+  Result<partition::PartitionKeyValue> key = Status::Ok();
+  const std::string* plain_body = nullptr;
+  std::string synthetic_body;
+  std::string_view body() const { return plain_body != nullptr ? *plain_body : synthetic_body; }
+};
+
+CandidateItem ItemFor(const Candidate& candidate, const json::Value& item,
+                      const std::string& plain_body) {
+  CandidateItem out;
+  if (!candidate.synthetic()) {
+    out.key = partition::ExtractFromItem(item, candidate.definition());
+    out.plain_body = &plain_body;
+    return out;
+  }
+  json::Value prepared = item;
+  candidate.Prepare(prepared);
+  out.key = partition::ExtractFromItem(prepared, candidate.definition());
+  out.synthetic_body = json::Write(prepared);
+  return out;
 }
 
 // Every item into every candidate's container, `threads` at a time. A bad item fails the
@@ -77,20 +110,15 @@ Status LoadItems(const ItemSource& items, const StudyOptions& options,
         if (!failed.exchange(true)) failure = item.status();
         return;
       }
+      const std::string plain_body = json::Write(*item);
       for (size_t c = 0; c < containers.size(); ++c) {
-        json::Value prepared = *item;
-        options.candidates[c].Prepare(prepared);
-        Status written = Status::Ok();
-        Result<partition::PartitionKeyValue> key =
-            partition::ExtractFromItem(prepared, options.candidates[c].definition());
-        if (key.ok()) {
-          const std::string body = json::Write(prepared);
+        const CandidateItem stored = ItemFor(options.candidates[c], *item, plain_body);
+        Status written = stored.key.status();
+        if (stored.key.ok()) {
           engine::ItemWriteRequest request;
-          request.partition_key = *key;
-          request.body = body;
+          request.partition_key = *stored.key;
+          request.body = stored.body();
           written = containers[c]->WriteItem(request).status();
-        } else {
-          written = key.status();
         }
         const std::lock_guard lock(mutex);
         if (written.ok()) {
@@ -130,6 +158,121 @@ Status SplitAtScale(engine::Account& account,
       after += current->settings().partitions.partitions().size();
     }
     if (after == before) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+// What the engine adds to each stored item (system properties): measured on one item
+// in a container of its own, so that sizes estimated before loading match.
+Result<int64_t> StoredOverhead(engine::Account& account, const json::Value& item) {
+  const std::string probe = "probe";
+  ORRERY_RETURN_IF_ERROR(
+      account
+          .CreateContainer(
+              kDatabase,
+              json::Value::MakeObject(
+                  {{"id", json::Value::String(probe)},
+                   {"partitionKey",
+                    json::Value::MakeObject(
+                        {{"paths", json::Value::MakeArray({json::Value::String("/id")})},
+                         {"kind", json::Value::String("Hash")},
+                         {"version", json::Value::Int(2)}})}}),
+              {})
+          .status());
+  ORRERY_ASSIGN_OR_RETURN(auto container, account.GetContainer(kDatabase, probe));
+  const std::string body = json::Write(item);
+  engine::ItemWriteRequest request;
+  request.partition_key = {*partition::ComponentFromJson(*item.Find("id"))};
+  request.body = body;
+  ORRERY_RETURN_IF_ERROR(container->WriteItem(request).status());
+  ORRERY_ASSIGN_OR_RETURN(auto sizes, container->LogicalPartitionSizes());
+  const int64_t stored = sizes.empty() ? static_cast<int64_t>(body.size()) : sizes.front().bytes;
+  ORRERY_RETURN_IF_ERROR(account.DeleteContainer(kDatabase, probe));
+  return std::max<int64_t>(0, stored - static_cast<int64_t>(body.size()));
+}
+
+using SizeList = std::vector<engine::Container::LogicalPartitionSize>;
+
+// Each candidate's logical partition sizes, estimated from the items before loading
+// (their JSON plus the stored overhead), in EPK order.
+Result<std::vector<SizeList>> EstimateSizes(const ItemSource& items, const StudyOptions& options,
+                                            int64_t overhead) {
+  const int threads = std::max(1, options.threads);
+  const size_t n = options.candidates.size();
+  std::vector<std::vector<std::unordered_map<std::string, int64_t>>> partial(
+      static_cast<size_t>(threads), std::vector<std::unordered_map<std::string, int64_t>>(n));
+  std::vector<Status> failures(static_cast<size_t>(threads), Status::Ok());
+  auto estimate = [&](int thread) {
+    for (uint64_t i = static_cast<uint64_t>(thread); i < items.count();
+         i += static_cast<uint64_t>(threads)) {
+      Result<json::Value> item = items.Item(i);
+      if (!item.ok()) {
+        failures[static_cast<size_t>(thread)] = item.status();
+        return;
+      }
+      const std::string plain_body = json::Write(*item);
+      for (size_t c = 0; c < n; ++c) {
+        const CandidateItem stored = ItemFor(options.candidates[c], *item, plain_body);
+        if (!stored.key.ok()) continue;  // refused when loading, and counted there
+        const std::string epk =
+            partition::EffectivePartitionKey(options.candidates[c].definition(), *stored.key);
+        partial[static_cast<size_t>(thread)][c][epk] +=
+            static_cast<int64_t>(stored.body().size()) + overhead;
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t) workers.emplace_back(estimate, t);
+  estimate(0);
+  for (std::thread& worker : workers) worker.join();
+  for (const Status& failure : failures) ORRERY_RETURN_IF_ERROR(failure);
+  std::vector<SizeList> sizes(n);
+  for (size_t c = 0; c < n; ++c) {
+    std::unordered_map<std::string, int64_t> merged = std::move(partial[0][c]);
+    for (size_t t = 1; t < partial.size(); ++t) {
+      for (auto& [epk, bytes] : partial[t][c]) merged[epk] += bytes;
+    }
+    for (auto& [epk, bytes] : merged) {
+      engine::Container::LogicalPartitionSize size;
+      size.epk = epk;
+      size.bytes = bytes;
+      size.items = 1;
+      sizes[c].push_back(std::move(size));
+    }
+    std::sort(sizes[c].begin(), sizes[c].end(),
+              [](const auto& a, const auto& b) { return a.epk < b.epk; });
+  }
+  return sizes;
+}
+
+// Splits an empty container where its data will need it, by the engine's rule (the
+// fullest partition past the threshold first, where it halves its data): the same
+// partitions as splitting after loading, without moving the loaded items.
+Status SplitAhead(engine::Account& account, const std::string& container_id, const SizeList& sizes,
+                  uint64_t threshold) {
+  for (int round = 0; round < 4096; ++round) {
+    ORRERY_ASSIGN_OR_RETURN(auto container, account.GetContainer(kDatabase, container_id));
+    std::vector<std::pair<int64_t, const engine::PhysicalPartition*>> by_bytes;
+    for (const engine::PhysicalPartition& p : container->settings().partitions.partitions()) {
+      int64_t bytes = 0;
+      for (const auto& size : sizes) {
+        if (p.Contains(size.epk)) bytes += size.bytes;
+      }
+      by_bytes.emplace_back(bytes, &p);
+    }
+    std::sort(by_bytes.begin(), by_bytes.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    bool split = false;
+    for (const auto& [bytes, partition] : by_bytes) {
+      if (static_cast<uint64_t>(bytes) <= threshold) break;
+      const std::string at = engine::SplitPoint(*partition, sizes);
+      if (at.empty()) continue;
+      ORRERY_RETURN_IF_ERROR(
+          account.SplitPartition(kDatabase, container_id, partition->number, at));
+      split = true;
+      break;
+    }
+    if (!split) return Status::Ok();
   }
   return Status::Ok();
 }
@@ -241,7 +384,9 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
   if (options.candidates.empty()) return Status::BadRequest("No candidate partition keys given.");
   if (!(options.scale > 0)) return Status::BadRequest("--scale must be above 0.");
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<engine::Account> account, OpenAccount(options));
-  ORRERY_RETURN_IF_ERROR(CreateContainers(*account, options));
+  const std::optional<json::Value> policy =
+      options.indexing_policy ? options.indexing_policy : WorkloadIndexingPolicy(options.workload);
+  ORRERY_RETURN_IF_ERROR(CreateContainers(*account, options, policy));
   std::vector<std::shared_ptr<engine::Container>> containers;
   std::vector<CandidateResult> results;
   for (size_t i = 0; i < options.candidates.size(); ++i) {
@@ -251,6 +396,21 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
         static_cast<int>(container->settings().partitions.partitions().size());
     containers.push_back(std::move(container));
   }
+  if (items.count() > 0) {
+    if (options.progress) options.progress("sizing", 0, 1);
+    ORRERY_ASSIGN_OR_RETURN(json::Value first, items.Item(0));
+    ORRERY_ASSIGN_OR_RETURN(const int64_t overhead, StoredOverhead(*account, first));
+    ORRERY_ASSIGN_OR_RETURN(std::vector<SizeList> sizes, EstimateSizes(items, options, overhead));
+    for (size_t c = 0; c < containers.size(); ++c) {
+      ORRERY_RETURN_IF_ERROR(
+          SplitAhead(*account, ContainerId(c), sizes[c], SplitThreshold(options)));
+      ORRERY_ASSIGN_OR_RETURN(containers[c], account->GetContainer(kDatabase, ContainerId(c)));
+    }
+  }
+  // The background splitter's first round, as a server runs it: it also tells each
+  // (empty) container its size, so that writes need not read their logical partition's
+  // size to know it stays below the limit.
+  ORRERY_RETURN_IF_ERROR(account->SplitWhereNeeded());
   ORRERY_RETURN_IF_ERROR(LoadItems(items, options, containers, results));
   if (options.progress) options.progress("splitting at scale", 0, 1);
   ORRERY_RETURN_IF_ERROR(SplitAtScale(*account, containers));
@@ -278,6 +438,7 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
 
   StudyResult study;
   study.items = items.count();
+  study.indexing_policy = policy;
   study.scale = options.scale;
   study.throughput = options.throughput;
   study.autoscale = options.autoscale;

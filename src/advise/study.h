@@ -124,6 +124,9 @@ struct StudyResult {
   bool autoscale = false;
   double requests_per_second = 0;
   double seconds_played = 0;
+  // The policy the containers were created with: the given one, or the workload's
+  // paths (indexing_policy.h); nullopt: the service's default.
+  std::optional<json::Value> indexing_policy;
   std::vector<CandidateResult> ranking;  // best first
 };
 

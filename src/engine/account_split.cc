@@ -19,6 +19,7 @@
 #include "engine/account.h"
 #include "engine/change_feed.h"
 #include "engine/creation_order.h"
+#include "engine/split_point.h"
 #include "engine/writes_held.h"
 #include "index/index_key.h"
 #include "json/json.h"
@@ -42,56 +43,6 @@ void AddChildDropToBatch(uint32_t container, uint32_t left, uint32_t right,
     batch.DeleteRange(ChangeFeedBegin(container, child, 0), ChangeFeedEnd(container, child));
     batch.DeleteRange(CreationKey(container, child, 0), CreationEnd(container, child));
   }
-}
-
-__extension__ typedef unsigned __int128 Uint128;
-
-// V2 and MultiHash EPKs lie in [0, 2^126) read as 32 hex digits ("FF": the end).
-Uint128 EpkNumber(const std::string& epk) {
-  if (epk == "FF") return static_cast<Uint128>(1) << 126;
-  Uint128 n = 0;
-  for (size_t i = 0; i < 32; ++i) {
-    const char c = i < epk.size() ? epk[i] : '0';
-    n = n * 16 + static_cast<unsigned>(c <= '9' ? c - '0' : c - 'A' + 10);
-  }
-  return n;
-}
-
-std::string EpkOfNumber(Uint128 n) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string hex(32, '0');
-  for (int i = 31; i >= 0; --i) {
-    hex[static_cast<size_t>(i)] = kDigits[static_cast<unsigned>(n & 15)];
-    n >>= 4;
-  }
-  return hex;
-}
-
-// Where a partition splits: at the logical partition that halves its bytes, or (no
-// data to halve: a split for throughput) in the middle of its range. Empty when it
-// cannot split (one logical partition holds more than half of it, and nothing else).
-std::string SplitPoint(const PhysicalPartition& p,
-                       const std::vector<Container::LogicalPartitionSize>& sizes) {
-  std::vector<const Container::LogicalPartitionSize*> inside;
-  int64_t total = 0;
-  for (const auto& s : sizes) {
-    if (!p.Contains(s.epk)) continue;
-    inside.push_back(&s);
-    total += s.bytes;
-  }
-  if (inside.size() >= 2) {
-    int64_t below = 0;
-    for (size_t i = 0; i + 1 < inside.size(); ++i) {
-      below += inside[i]->bytes;
-      if (2 * below >= total) return inside[i + 1]->epk;
-    }
-    return inside.back()->epk;
-  }
-  if (!inside.empty()) return "";  // one logical partition cannot be split
-  const Uint128 low = EpkNumber(p.min_inclusive);
-  const Uint128 high = EpkNumber(p.max_exclusive);
-  if (high - low < 2) return "";
-  return EpkOfNumber(low + (high - low) / 2);
 }
 
 }  // namespace

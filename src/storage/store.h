@@ -27,6 +27,10 @@ struct StoreOptions {
   bool in_memory = false;              // same code, RocksDB's in-memory Env
   bool sync_writes = false;            // fdatasync the WAL on every write
   size_t block_cache_bytes = 32 << 20;
+  // A throwaway store, dropped when the process ends (orrery advise's measurements):
+  // no write-ahead log, no compression, large memtables. Never for data a client was
+  // told is written.
+  bool scratch = false;
 };
 
 // A set of puts and deletes applied atomically by Store::Write.
