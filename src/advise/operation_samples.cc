@@ -31,51 +31,6 @@ class Draw {
 // The SDK's default page size when the application sets none.
 constexpr int kPageSize = 100;
 
-double Quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto index = static_cast<size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
-  return values[std::min(index, values.size() - 1)];
-}
-
-const char* RoutingName(engine::QueryRouting::Kind kind) {
-  switch (kind) {
-    case engine::QueryRouting::Kind::kLogicalPartition:
-      return "single partition";
-    case engine::QueryRouting::Kind::kKeyPrefix:
-      return "hierarchical prefix";
-    case engine::QueryRouting::Kind::kFanOut:
-      return "fan-out";
-  }
-  return "fan-out";
-}
-
-// How much of the container a routing reads: the widest is the one to report.
-int RoutingWidth(engine::QueryRouting::Kind kind) {
-  switch (kind) {
-    case engine::QueryRouting::Kind::kLogicalPartition:
-      return 0;
-    case engine::QueryRouting::Kind::kKeyPrefix:
-      return 1;
-    case engine::QueryRouting::Kind::kFanOut:
-      return 2;
-  }
-  return 2;
-}
-
-Result<std::vector<query::Parameter>> DrawParameters(const Operation& op, const json::Value& item) {
-  std::vector<query::Parameter> parameters;
-  for (const ParameterSource& source : op.parameters) {
-    if (source.constant) {
-      parameters.push_back({source.name, *source.constant});
-      continue;
-    }
-    const json::Value* value = item.FindPath(source.path);
-    parameters.push_back({source.name, value != nullptr ? *value : json::Value::Null()});
-  }
-  return parameters;
-}
-
 // Every page of the query in one physical partition: the charge.
 Result<double> RunInPartition(const engine::Container& container, const query::CompiledQuery& query,
                               const engine::ReadScope& scope) {
@@ -168,6 +123,51 @@ Result<OperationSample> RunPointOperation(const Operation& op, uint64_t draw_num
 }
 
 }  // namespace
+
+double Quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto index = static_cast<size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+  return values[std::min(index, values.size() - 1)];
+}
+
+const char* RoutingName(engine::QueryRouting::Kind kind) {
+  switch (kind) {
+    case engine::QueryRouting::Kind::kLogicalPartition:
+      return "single partition";
+    case engine::QueryRouting::Kind::kKeyPrefix:
+      return "hierarchical prefix";
+    case engine::QueryRouting::Kind::kFanOut:
+      return "fan-out";
+  }
+  return "fan-out";
+}
+
+// How much of the container a routing reads: the widest is the one to report.
+int RoutingWidth(engine::QueryRouting::Kind kind) {
+  switch (kind) {
+    case engine::QueryRouting::Kind::kLogicalPartition:
+      return 0;
+    case engine::QueryRouting::Kind::kKeyPrefix:
+      return 1;
+    case engine::QueryRouting::Kind::kFanOut:
+      return 2;
+  }
+  return 2;
+}
+
+Result<std::vector<query::Parameter>> DrawParameters(const Operation& op, const json::Value& item) {
+  std::vector<query::Parameter> parameters;
+  for (const ParameterSource& source : op.parameters) {
+    if (source.constant) {
+      parameters.push_back({source.name, *source.constant});
+      continue;
+    }
+    const json::Value* value = item.FindPath(source.path);
+    parameters.push_back({source.name, value != nullptr ? *value : json::Value::Null()});
+  }
+  return parameters;
+}
 
 Result<SampledOperation> SampleOperation(const Operation& op, size_t op_index,
                                          const Candidate& candidate, engine::Container& container,

@@ -14,6 +14,8 @@
 #include "advise/workload.h"
 #include "common/status.h"
 #include "engine/container.h"
+#include "engine/query_routing.h"
+#include "query/query.h"
 
 namespace orrery::advise {
 
@@ -27,6 +29,16 @@ struct SampledOperation {
   OperationMeasure measure;
   std::vector<OperationSample> samples;
 };
+
+// The q-quantile (0..1) of `values`, nearest rank; 0 when empty.
+double Quantile(std::vector<double> values, double q);
+// "single partition", "hierarchical prefix" or "fan-out".
+const char* RoutingName(engine::QueryRouting::Kind kind);
+// How much of a container a routing reads (0: one logical partition): the widest of an
+// operation's runs is the one reported.
+int RoutingWidth(engine::QueryRouting::Kind kind);
+// The query parameters of one run of `op`, drawn from `item`.
+Result<std::vector<query::Parameter>> DrawParameters(const Operation& op, const json::Value& item);
 
 // Runs `op` options.samples times against `container`, drawing parameters (and items)
 // from `items` with a random stream of its own. Errors: a query that fails to run (its

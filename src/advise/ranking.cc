@@ -76,11 +76,13 @@ std::string ThrottleReason(const CandidateResult& c, const StudyResult& study) {
   return reason;
 }
 
-std::string StorageReason(const CandidateResult& c) {
+std::string StorageReason(const CandidateResult& c, const StudyResult& study) {
   double largest = 0;
   for (const PhysicalPartitionMeasure& p : c.physical) largest = std::max(largest, p.storage_share);
-  std::string reason = std::to_string(c.physical.size()) + " physical partition" +
-                       (c.physical.size() == 1 ? "" : "s") + " at scale";
+  std::string reason =
+      std::to_string(c.physical.size()) + " physical partition" +
+      (c.physical.size() == 1 ? "" : "s") +
+      (study.partitions_at_scale ? " at scale" : " on the endpoint, for the sample");
   if (c.splits > 0)
     reason += " after " + std::to_string(c.splits) + " split" + (c.splits == 1 ? "" : "s");
   if (c.physical.size() > 1)
@@ -107,7 +109,7 @@ void RankCandidates(StudyResult& study) {
         {kFanOutWeight * c.fan_out_share + 0.02, RoutingReason(c)},
         {cheapest > 0 ? c.mean_ru / cheapest - 1 + 0.015 : 0.015, ChargeReason(c, cheapest)},
         {kThrottleWeight * c.throttled_fraction + 0.011, ThrottleReason(c, study)},
-        {0.001, StorageReason(c)},
+        {0.001, StorageReason(c, study)},
     };
     std::stable_sort(weighed.begin(), weighed.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });

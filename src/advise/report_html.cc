@@ -82,7 +82,7 @@ std::string BarChart(const std::string& title, const std::vector<Bar>& bars) {
 }
 
 // Storage and request-unit share of each physical partition as a row of heat cells.
-std::string HeatChart(const CandidateResult& c) {
+std::string HeatChart(const CandidateResult& c, const StudyResult& study) {
   const int cell = 56, top = 20;
   const int width = 120 + cell * static_cast<int>(c.physical.size());
   std::string svg =
@@ -163,7 +163,7 @@ std::string CandidateSection(const CandidateResult& c, size_t rank, const StudyR
            Escape(op.routing) + "</td><td>" + FormatNumber(op.partitions_touched) + "</td><td>" +
            FormatNumber(op.ru_median) + "</td><td>" + FormatNumber(op.ru_p99) + "</td></tr>";
   }
-  out += "</table>" + LogicalChart(c, study) + HeatChart(c) + "</section>\n";
+  out += "</table>" + LogicalChart(c, study) + HeatChart(c, study) + "</section>\n";
   return out;
 }
 

@@ -118,6 +118,7 @@ json::Value StudyJson(const StudyResult& study) {
                             {"autoscale", Value::Bool(study.autoscale)},
                             {"requestsPerSecond", Number(study.requests_per_second)},
                             {"secondsPlayed", Number(study.seconds_played)},
+                            {"partitionsAtScale", Value::Bool(study.partitions_at_scale)},
                             {"indexingPolicy", study.indexing_policy.value_or(Value::Null())},
                             {"ranking", Value::MakeArray(std::move(ranking))}});
 }

@@ -124,6 +124,9 @@ struct StudyResult {
   bool autoscale = false;
   double requests_per_second = 0;
   double seconds_played = 0;
+  // Whether the physical partitions are those of production (split at 50 GB over the
+  // scale), or an endpoint's own for the sample (`orrery advise --endpoint`).
+  bool partitions_at_scale = true;
   // The policy the containers were created with: the given one, or the workload's
   // paths (indexing_policy.h); nullopt: the service's default.
   std::optional<json::Value> indexing_policy;

@@ -11,6 +11,7 @@
 #include "advise/item_sources.h"
 #include "advise/reports.h"
 #include "advise/study.h"
+#include "cli/advise_endpoint.h"
 #include "json/json.h"
 
 namespace orrery::cli {
@@ -202,7 +203,10 @@ int RunAdvise(const AdviseOptions& options) {
     input.options.progress = [&](std::string_view phase, uint64_t done, uint64_t total) {
       bar.Show(input.name + ": " + std::string(phase), done, total);
     };
-    Result<advise::StudyResult> study = advise::RunStudy(*input.items, input.options);
+    Result<advise::StudyResult> study =
+        options.endpoint.empty() ? advise::RunStudy(*input.items, input.options)
+                                 : RunEndpointStudy(Connection{options.endpoint, options.key},
+                                                    *input.items, input.options);
     bar.Finish();
     if (!study.ok()) return Fail(study.status().message());
     study->name = input.name;

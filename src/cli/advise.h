@@ -29,6 +29,9 @@ struct AdviseOptions {
   bool json = false;
   std::string html;
   bool no_color = false;
+  // Measure against this server through the REST API instead of in process.
+  std::string endpoint;
+  std::string key;  // empty: the emulator's
 };
 
 // Returns the process exit code.

@@ -208,6 +208,11 @@ int Main(int argc, char** argv) {
   advise_cmd->add_flag("--json", advise.json, "Print the measurements and ranking as JSON");
   advise_cmd->add_option("--html", advise.html, "Write a self-contained HTML report here");
   advise_cmd->add_flag("--no-color", advise.no_color, "No colours, even on a terminal");
+  advise_cmd->add_option("--endpoint", advise.endpoint,
+                         "Measure against this server (Orrery or Cosmos DB) through its REST "
+                         "API, in a database of its own that is dropped at the end");
+  advise_cmd->add_option("--key", advise.key,
+                         "The endpoint's master key, base64 (default: the emulator's)");
 
   try {
     app.parse(argc, argv);

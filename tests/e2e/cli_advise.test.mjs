@@ -13,6 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ORRERY_BIN } from "./lib/server.mjs";
+import { withServerAndDatabase } from "./lib/fixture.mjs";
 
 const run = (args, options = {}) => {
   const r = spawnSync(ORRERY_BIN, ["advise", ...args], { encoding: "utf8", timeout: 240_000, ...options });
@@ -182,5 +183,45 @@ describe("orrery advise", { timeout: 600_000 }, () => {
       assert.match(r.err, expected, args.join(" "));
       assert.equal(r.out, "", "nothing on stdout");
     }
+  });
+});
+
+describe("orrery advise --endpoint", { timeout: 300_000 }, () => {
+  const env = withServerAndDatabase("advise-endpoint");
+
+  test("measures through the REST API of a running server and drops its database", async () => {
+    const r = run(["--demo", "telemetry", "--items", "3000", "--samples", "8", "--json", "--endpoint", env.server.endpoint]);
+    assert.equal(r.code, 0, r.err);
+    const study = JSON.parse(r.out);
+    assert.equal(study.partitionsAtScale, false);
+    assert.deepEqual(study.ranking[0].partitionKey, ["/tenantId", "/deviceId"]);
+    const tenant = byLabel(study, "/tenantId");
+    const both = byLabel(study, "/tenantId,/deviceId");
+    const device = byLabel(study, "/deviceId");
+    assert.equal(tenant.exceedsLogicalPartitionLimit, true);
+    assert.equal(tenant.logicalPartitions.largestKey, '["t-0"]');
+    const deviceQuery = "events of device d-9 across all tenants";
+    assert.equal(op(both, deviceQuery).routing, "fan-out");
+    assert.equal(op(device, deviceQuery).routing, "single partition");
+    for (const c of study.ranking) {
+      assert.equal(c.itemsLoaded, 3000, c.label);
+      // The server's own partitions: 20,000 RU/s manual makes ceil(20000 / 6000) = 4.
+      assert.equal(c.physicalPartitions.length, 4, c.label);
+      assert.match(c.reasons.at(-1), /4 physical partitions on the endpoint, for the sample/);
+      // A fan-out query sends one query per partition key range.
+      assert.equal(op(c, deviceQuery).partitionsTouched, c === device ? 1 : 4);
+      // A point read of an item under 1 KB is 1 RU (the service's documented unit).
+      assert.equal(op(c, "read an event").ruMedian, 1);
+    }
+    // The study's database is gone; the test's own is still there.
+    const { resources } = await env.client.databases.readAll().fetchAll();
+    assert.deepEqual(resources.filter((d) => d.id.startsWith("orrery-advise-")), []);
+    assert.ok(resources.some((d) => d.id === env.dbId));
+  });
+
+  test("a wrong key is refused with the server's message", () => {
+    const r = run(["--demo", "telemetry", "--items", "500", "--endpoint", env.server.endpoint, "--key", Buffer.from("wrong key").toString("base64")]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /\(401\)/);
   });
 });
