@@ -86,8 +86,10 @@ std::string HeatChart(const CandidateResult& c, const StudyResult& study) {
   const int cell = 56, top = 20;
   const int width = 120 + cell * static_cast<int>(c.physical.size());
   std::string svg =
-      "<figure><figcaption>Physical partitions at scale: storage and request units "
-      "(darker is hotter)</figcaption><svg class=\"chart heat\" role=\"img\" width=\"" +
+      "<figure><figcaption>Physical partitions " +
+      std::string(study.partitions_at_scale ? "at scale" : "on the endpoint") +
+      ": storage and request units (darker is hotter)</figcaption><svg class=\"chart heat\" "
+      "role=\"img\" width=\"" +
       std::to_string(width) + "\" height=\"" + std::to_string(top + 2 * cell + 10) + "\">";
   const char* rows[] = {"storage", "request units"};
   for (int r = 0; r < 2; ++r) {
