@@ -320,7 +320,8 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
   std::vector<CandidateResult> results;
   for (size_t i = 0; i < options.candidates.size(); ++i) {
     ORRERY_ASSIGN_OR_RETURN(auto container, account->GetContainer(kDatabase, ContainerId(i)));
-    results.push_back(CandidateResult{options.candidates[i]});
+    results.emplace_back();
+    results.back().candidate = options.candidates[i];
     results.back().initial_partitions =
         static_cast<int>(container->settings().partitions.partitions().size());
     containers.push_back(std::move(container));

@@ -443,7 +443,8 @@ Result<advise::StudyResult> Study(Endpoint& endpoint, const advise::ItemSource& 
   std::vector<std::vector<SampledOperation>> sampled(options.candidates.size());
   std::vector<std::vector<engine::PhysicalPartition>> ranges(options.candidates.size());
   for (size_t c = 0; c < options.candidates.size(); ++c) {
-    results.push_back(CandidateResult{options.candidates[c]});
+    results.emplace_back();
+    results.back().candidate = options.candidates[c];
     ORRERY_RETURN_IF_ERROR(endpoint.CreateContainer(c, options.candidates[c], policy, options));
     ORRERY_RETURN_IF_ERROR(LoadAndMeasure(endpoint, c, items, options, results[c], ranges[c]));
     for (size_t o = 0; o < options.workload.operations.size(); ++o) {
