@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "advise/random.h"
 #include "common/civil_date.h"
 #include "json/json.h"
 
@@ -15,24 +16,6 @@ constexpr uint64_t kMaxCount = 100'000'000;
 constexpr uint64_t kMaxZipfCardinality = 10'000'000;  // its table: 8 bytes a value
 constexpr int64_t kMaxArrayLength = 1000;
 constexpr int kMaxDepth = 8;
-
-// SplitMix64: small, fast, and good enough to draw test data from.
-class Random {
- public:
-  explicit Random(uint64_t state) : state_(state) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1).
-  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  uint64_t Below(uint64_t n) { return n <= 1 ? 0 : Next() % n; }
-
- private:
-  uint64_t state_;
-};
 
 Status Bad(const std::string& path, const std::string& why) {
   return Status::BadRequest("The generator spec's field '" + path + "' " + why);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "advise/random.h"
 #include "engine/query_routing.h"
 #include "engine/query_work.h"
 #include "engine/throughput/cost_model.h"
@@ -10,23 +11,6 @@
 
 namespace orrery::advise {
 namespace {
-
-// SplitMix64, seeded per operation: the draws of one operation do not depend on the
-// others.
-class Draw {
- public:
-  explicit Draw(uint64_t seed) : state_(seed) {}
-  uint64_t Below(uint64_t n) {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return n <= 1 ? 0 : z % n;
-  }
-
- private:
-  uint64_t state_;
-};
 
 // The SDK's default page size when the application sets none.
 constexpr int kPageSize = 100;
@@ -178,7 +162,7 @@ Result<SampledOperation> SampleOperation(const Operation& op, size_t op_index,
   measure.kind = op.kind;
   measure.share = op.share;
   measure.routing = RoutingName(engine::QueryRouting::Kind::kLogicalPartition);
-  Draw draw(options.seed * 1000003 + op_index);
+  Random draw(options.seed * 1000003 + op_index);
   std::vector<double> charges, touched;
   std::vector<engine::QueryRouting::Kind> routings;
   for (int s = 0; s < options.samples; ++s) {

@@ -254,16 +254,8 @@ Status SplitAhead(engine::Account& account, const std::string& container_id, con
                   uint64_t threshold) {
   for (int round = 0; round < 4096; ++round) {
     ORRERY_ASSIGN_OR_RETURN(auto container, account.GetContainer(kDatabase, container_id));
-    std::vector<std::pair<int64_t, const engine::PhysicalPartition*>> by_bytes;
-    for (const engine::PhysicalPartition& p : container->settings().partitions.partitions()) {
-      int64_t bytes = 0;
-      for (const auto& size : sizes) {
-        if (p.Contains(size.epk)) bytes += size.bytes;
-      }
-      by_bytes.emplace_back(bytes, &p);
-    }
-    std::sort(by_bytes.begin(), by_bytes.end(),
-              [](const auto& a, const auto& b) { return a.first > b.first; });
+    const auto by_bytes =
+        engine::PartitionsByBytes(container->settings().partitions.partitions(), sizes);
     bool split = false;
     for (const auto& [bytes, partition] : by_bytes) {
       if (static_cast<uint64_t>(bytes) <= threshold) break;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "advise/random.h"
 #include "engine/throughput/throughput_ledger.h"
 
 namespace orrery::advise {
@@ -22,21 +23,6 @@ double MeanCharge(const std::vector<SampledOperation>& operations) {
   }
   return mean;
 }
-
-class Draw {
- public:
-  explicit Draw(uint64_t seed) : state_(seed) {}
-  double Unit() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * 0x1.0p-53;
-  }
-
- private:
-  uint64_t state_;
-};
 
 const SampledOperation& PickOperation(const std::vector<SampledOperation>& operations, double u) {
   for (const SampledOperation& op : operations) {
@@ -66,7 +52,7 @@ ReplayResult ReplayTraffic(const std::vector<SampledOperation>& operations,
   const throughput::ThroughputLedger::TimePoint start{};
   ledger.Provision(partitions, ru_per_second, start);
   ledger.SetEnforced(true);
-  Draw draw(seed);
+  Random draw(seed);
   for (int64_t k = 0; k < total; ++k) {
     const auto now = start + std::chrono::nanoseconds(static_cast<int64_t>(
                                  1e9 * static_cast<double>(k) / requests_per_second));

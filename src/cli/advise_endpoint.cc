@@ -10,6 +10,7 @@
 
 #include "advise/indexing_policy.h"
 #include "advise/operation_samples.h"
+#include "advise/random.h"
 #include "advise/study_measures.h"
 #include "advise/traffic_replay.h"
 #include "common/encoding.h"
@@ -242,21 +243,6 @@ class Endpoint {
   std::string database_;
 };
 
-class Draw {
- public:
-  explicit Draw(uint64_t seed) : state_(seed) {}
-  uint64_t Below(uint64_t n) {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return n <= 1 ? 0 : z % n;
-  }
-
- private:
-  uint64_t state_;
-};
-
 const engine::PhysicalPartition& Owner(const std::vector<engine::PhysicalPartition>& ranges,
                                        const std::string& epk) {
   for (const auto& r : ranges) {
@@ -306,7 +292,7 @@ Result<SampledOperation> SampleOverRest(Endpoint& endpoint, size_t c, const Oper
   sampled.measure.kind = op.kind;
   sampled.measure.share = op.share;
   sampled.measure.routing = advise::RoutingName(engine::QueryRouting::Kind::kLogicalPartition);
-  Draw draw(options.seed * 1000003 + op_index);
+  advise::Random draw(options.seed * 1000003 + op_index);
   std::vector<double> charges, touched;
   int widest = 0;
   for (int s = 0; s < options.samples; ++s) {

@@ -237,17 +237,8 @@ Status Account::SplitContainerWhereNeeded(const std::shared_ptr<Container>& cont
       WithWritesHeld(state, [&] { return state.bytes_added_since_sizes_read.load(); });
   ORRERY_ASSIGN_OR_RETURN(std::vector<Container::LogicalPartitionSize> sizes,
                           container->LogicalPartitionSizes());
-  // The fullest partition first.
-  std::vector<std::pair<int64_t, const PhysicalPartition*>> by_bytes;
-  for (const PhysicalPartition& p : live) {
-    int64_t bytes = 0;
-    for (const auto& size : sizes) {
-      if (p.Contains(size.epk)) bytes += size.bytes;
-    }
-    by_bytes.emplace_back(bytes, &p);
-  }
-  std::sort(by_bytes.begin(), by_bytes.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
+  const std::vector<std::pair<int64_t, const PhysicalPartition*>> by_bytes =
+      PartitionsByBytes(live, sizes);
   int64_t total = 0;
   for (const auto& size : sizes) total += size.bytes;
   // The total first: until the subtraction, the bound only overstates.

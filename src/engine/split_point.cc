@@ -1,5 +1,7 @@
 #include "engine/split_point.h"
 
+#include <algorithm>
+
 namespace orrery::engine {
 namespace {
 
@@ -50,6 +52,22 @@ std::string SplitPoint(const PhysicalPartition& p,
   const Uint128 high = EpkNumber(p.max_exclusive);
   if (high - low < 2) return "";
   return EpkOfNumber(low + (high - low) / 2);
+}
+
+std::vector<std::pair<int64_t, const PhysicalPartition*>> PartitionsByBytes(
+    const std::vector<PhysicalPartition>& partitions,
+    const std::vector<Container::LogicalPartitionSize>& sizes) {
+  std::vector<std::pair<int64_t, const PhysicalPartition*>> by_bytes;
+  for (const PhysicalPartition& p : partitions) {
+    int64_t bytes = 0;
+    for (const auto& size : sizes) {
+      if (p.Contains(size.epk)) bytes += size.bytes;
+    }
+    by_bytes.emplace_back(bytes, &p);
+  }
+  std::stable_sort(by_bytes.begin(), by_bytes.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  return by_bytes;
 }
 
 }  // namespace orrery::engine

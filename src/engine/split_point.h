@@ -5,7 +5,9 @@
 // split for throughput) in the middle of its range. Empty when it cannot split (one
 // logical partition holds more than half of it, and nothing else). `sizes` in EPK order.
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/container.h"
@@ -15,5 +17,11 @@ namespace orrery::engine {
 
 std::string SplitPoint(const PhysicalPartition& p,
                        const std::vector<Container::LogicalPartitionSize>& sizes);
+
+// Each partition with the bytes of its logical partitions, the fullest first: the order
+// in which the splitter considers them.
+std::vector<std::pair<int64_t, const PhysicalPartition*>> PartitionsByBytes(
+    const std::vector<PhysicalPartition>& partitions,
+    const std::vector<Container::LogicalPartitionSize>& sizes);
 
 }  // namespace orrery::engine
