@@ -175,3 +175,36 @@ TEST(CompositePlanTest, UtilizationNamesUsedAndPotentialIndexes) {
 
 }  // namespace
 }  // namespace orrery::engine
+
+namespace orrery::engine {
+namespace {
+
+// In one logical partition the partition key's equality matches every item: the
+// planner looks the other predicate up instead, or walks the partition, and does not
+// count the key's equality as a seek that beats streaming the ORDER BY path.
+TEST(IndexPlanTest, AnEqualityTheScopePinsIsLookedUpLast) {
+  const index::IndexingPolicy policy = Policy("[]");
+  AccessShape shape;
+  shape.predicates = {Equal("tenant", 1), Equal("device", 2)};
+  auto plan = PlanIndexUse(policy, shape, true);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->predicate->path, query::DocumentPath{"tenant"}) << "the first equality";
+  plan = PlanIndexUse(policy, shape, true, {{"tenant"}});
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->kind, IndexPlan::Kind::kLookup);
+  EXPECT_EQ(plan->predicate->path, query::DocumentPath{"device"});
+  AccessShape key_only;
+  key_only.predicates = {Equal("tenant", 1)};
+  plan = PlanIndexUse(policy, key_only, true, {{"tenant"}});
+  EXPECT_EQ(plan->kind, IndexPlan::Kind::kFullScan);
+
+  AccessShape ordered = Ordered({{{"at"}, false}}, {Equal("tenant", 1)});
+  ordered.order_by_streams = true;
+  plan = PlanIndexUse(policy, ordered, true);
+  EXPECT_EQ(plan->kind, IndexPlan::Kind::kLookup) << "an equality seek beats the ordered scan";
+  plan = PlanIndexUse(policy, ordered, true, {{"tenant"}});
+  EXPECT_EQ(plan->kind, IndexPlan::Kind::kOrdered) << "not the pinned key's equality";
+}
+
+}  // namespace
+}  // namespace orrery::engine

@@ -28,6 +28,7 @@
 #include "engine/full_text_index.h"
 #include "engine/index_plan.h"
 #include "engine/item_record.h"
+#include "engine/partition/partition_key_path.h"
 #include "engine/query_routing.h"
 #include "engine/query_run.h"
 #include "engine/result_cursors.h"
@@ -42,6 +43,20 @@
 namespace orrery::engine {
 
 namespace {
+
+// The partition key's paths when a read stays in one logical partition: every item it
+// reads holds the same value at each.
+std::vector<query::DocumentPath> PinnedPaths(const partition::PartitionKeyDefinition& key,
+                                             const ReadScope& scope) {
+  std::vector<query::DocumentPath> paths;
+  if (!scope.exact_epk || key.system_key) return paths;
+  for (const std::string& path : key.paths) {
+    Result<std::vector<std::string>> segments = partition::ParsePartitionKeyPath(path);
+    if (segments.ok()) paths.push_back(std::move(*segments));
+  }
+  return paths;
+}
+
 std::atomic<int64_t> query_page_budget_ms{kServiceQueryPageTime.count()};
 }  // namespace
 
@@ -461,8 +476,10 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   }
 
   const auto plan_start = Clock::now();
-  ORRERY_ASSIGN_OR_RETURN(IndexPlan plan, PlanIndexUse(indexing_, query.access_shape(),
-                                                       write_state_->index_ready.load()));
+  ORRERY_ASSIGN_OR_RETURN(
+      IndexPlan plan,
+      PlanIndexUse(indexing_, query.access_shape(), write_state_->index_ready.load(),
+                   PinnedPaths(settings_.partition_key, scope)));
   if (std::optional<IndexPlan> ordered =
           OrderedAlternative(indexing_, query.access_shape(), plan)) {
     // An equality and one ORDER BY key: seeking the equality reads its matches on every

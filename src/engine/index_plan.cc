@@ -128,7 +128,7 @@ std::optional<IndexPlan> OrderedAlternative(const index::IndexingPolicy& policy,
 }
 
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
-                               bool index_ready) {
+                               bool index_ready, const std::vector<query::DocumentPath>& pinned) {
   ORRERY_RETURN_IF_ERROR(CheckOrderBy(policy, shape));
   IndexPlan plan;
   if (!index_ready || !policy.enabled()) return plan;
@@ -137,8 +137,15 @@ Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query:
     plan.composite = std::move(use);
     return plan;
   }
+  const auto selects_all = [&](const query::PathPredicate& predicate) {
+    return predicate.kind == query::PathPredicate::Kind::kEqual &&
+           std::find(pinned.begin(), pinned.end(), predicate.path) != pinned.end();
+  };
   for (const query::PathPredicate& predicate : shape.predicates) {
-    if (!IsServed(policy, predicate)) continue;
+    // An equality the scope holds would read the index entries of every item in it
+    // (and of other logical partitions sharing the value's prefix): walking the scope's
+    // own items costs less.
+    if (!IsServed(policy, predicate) || selects_all(predicate)) continue;
     if (plan.predicate == nullptr || Preference(predicate) < Preference(*plan.predicate)) {
       plan.predicate = &predicate;
     }

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "common/status.h"
 #include "engine/composite_plan.h"
@@ -38,9 +39,13 @@ struct IndexPlan {
 };
 
 // `index_ready` is false while the index is being rebuilt after a policy change;
-// then only full scans give complete answers.
+// then only full scans give complete answers. `pinned`: paths whose value the read's
+// scope already fixes (the partition key, in one logical partition): an equality on one
+// of them selects the whole scope, so it is never looked up (the scope's items are
+// walked instead, when no other predicate serves).
 Result<IndexPlan> PlanIndexUse(const index::IndexingPolicy& policy, const query::AccessShape& shape,
-                               bool index_ready);
+                               bool index_ready,
+                               const std::vector<query::DocumentPath>& pinned = {});
 
 // For a kLookup by an equality that PlanIndexUse preferred to streaming a one-key ORDER
 // BY: the kOrdered plan that streams it instead, with the WHERE evaluated on each item.
