@@ -81,6 +81,24 @@ constexpr const char* kReviewsWorkload = R"({
     {"name": "write a review", "share": 20, "kind": "create"}
   ]})";
 
+// Reference data every page shows: a few hundred categories, read together, on the small
+// throughput such a container gets (1,000 RU/s: one physical partition).
+constexpr const char* kCategoriesData = R"({
+  "count": 400, "seed": 17,
+  "fields": {
+    "type":     {"type": "string", "prefix": "category", "cardinality": 1},
+    "name":     {"type": "string", "prefix": "Category ", "cardinality": 400},
+    "parentId": {"type": "string", "prefix": "category-", "cardinality": 40},
+    "order":    {"type": "integer", "cardinality": 100}
+  }})";
+
+constexpr const char* kCategoriesWorkload = R"({
+  "operations": [
+    {"name": "the category menu", "share": 90,
+     "query": "SELECT * FROM c WHERE c.type = @type", "parameters": {"@type": "/type"}},
+    {"name": "read a category", "share": 10, "kind": "read"}
+  ]})";
+
 json::Value Parsed(const char* text) { return *json::Parse(text); }
 
 }  // namespace
@@ -106,7 +124,14 @@ Result<std::vector<DemoStudy>> DemoNamed(const std::string& name) {
                                    {"/productId", "/id"},
                                    Parsed(kReviewsWorkload),
                                    10000,
-                                   200e6}};
+                                   200e6},
+                                  {"categories",
+                                   Parsed(kCategoriesData),
+                                   {"/type", "/id"},
+                                   Parsed(kCategoriesWorkload),
+                                   1000,
+                                   400,
+                                   /*keeps_count=*/true}};
   }
   return Status::NotFound("There is no demo '" + name +
                           "'; the demos are telemetry and ecommerce.");

@@ -6,7 +6,8 @@
 //   telemetry: events of devices of tenants, one tenant 100x larger than each other;
 //              /tenantId against /tenantId,/deviceId against /deviceId.
 //   ecommerce: products by categoryId against by id (a category's page is the common
-//              query); reviews by productId against by id.
+//              query); reviews by productId against by id; categories (reference
+//              data read together) by type against by id.
 
 #include <optional>
 #include <string>
@@ -25,6 +26,8 @@ struct DemoStudy {
   int64_t throughput = 0;
   // How many items production holds: the scale is this over the items studied.
   double production_items = 0;
+  // Reference data keeps its size whatever --items asks of the other studies.
+  bool keeps_count = false;
 };
 
 // The studies of a demo, the main one first. Errors: NotFound naming the demos.

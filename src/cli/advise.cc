@@ -83,8 +83,11 @@ struct StudyInput {
 };
 
 Result<std::unique_ptr<advise::ItemSource>> Generated(json::Value spec,
-                                                      const AdviseOptions& options) {
-  if (options.items) spec.Set("count", json::Value::Int(static_cast<int64_t>(*options.items)));
+                                                      const AdviseOptions& options,
+                                                      bool keeps_count = false) {
+  if (options.items && !keeps_count) {
+    spec.Set("count", json::Value::Int(static_cast<int64_t>(*options.items)));
+  }
   ORRERY_ASSIGN_OR_RETURN(advise::Generator generator, advise::Generator::Parse(spec));
   return std::unique_ptr<advise::ItemSource>(new advise::GeneratedItems(std::move(generator)));
 }
@@ -124,7 +127,7 @@ Result<std::vector<StudyInput>> DemoInputs(const AdviseOptions& options) {
   for (advise::DemoStudy& demo : demos) {
     StudyInput input;
     input.name = demo.name;
-    ORRERY_ASSIGN_OR_RETURN(input.items, Generated(demo.generator_spec, options));
+    ORRERY_ASSIGN_OR_RETURN(input.items, Generated(demo.generator_spec, options, demo.keeps_count));
     input.options.throughput = demo.throughput;
     ORRERY_RETURN_IF_ERROR(ApplyCommonOptions(options, input.options));
     ORRERY_ASSIGN_OR_RETURN(

@@ -224,21 +224,21 @@ describe("the advise HTML report in Chromium", { timeout: 300_000 }, () => {
     }
   });
 
-  test("ecommerce: two studies, products and reviews, each matching its JSON", async () => {
+  test("ecommerce: three studies, products, reviews and categories, each matching its JSON", async () => {
     const htmlPath = path.join(tmp, "ecommerce.html");
     const result = advise("ecommerce", 8000, htmlPath);
     assert.ok(Array.isArray(result.studies), "the JSON lists the studies");
     assert.deepEqual(
       result.studies.map((s) => s.study),
-      ["products", "reviews"],
+      ["products", "reviews", "categories"],
     );
     const opened = await openReport(htmlPath);
     try {
       const { page } = opened;
       assert.match(await page.locator("h1").textContent(), /^orrery advise/);
       const articles = page.locator("article.study");
-      assert.equal(await articles.count(), 2);
-      assert.deepEqual(await articles.locator("h2").allTextContents(), ["products", "reviews"]);
+      assert.equal(await articles.count(), 3);
+      assert.deepEqual(await articles.locator("h2").allTextContents(), ["products", "reviews", "categories"]);
       const totalCharts = result.studies.reduce((n, s) => n + 1 + 2 * s.ranking.length, 0);
       assert.equal(await page.locator("svg.chart").count(), totalCharts);
       for (let s = 0; s < result.studies.length; ++s) {

@@ -78,17 +78,22 @@ describe("orrery advise", { timeout: 600_000 }, () => {
     }
   });
 
-  test("the ecommerce demo prefers categoryId for products and productId for reviews", () => {
+  test("the ecommerce demo prefers categoryId for products, productId for reviews and one key for categories", () => {
     const report = advise(["--demo", "ecommerce", "--items", "12000"]);
     assert.deepEqual(report.ranking[0].partitionKey, ["/categoryId"], "the top level is the products study");
-    assert.deepEqual(report.studies.map((s) => s.study), ["products", "reviews"]);
-    const [products, reviews] = report.studies;
+    assert.deepEqual(report.studies.map((s) => s.study), ["products", "reviews", "categories"]);
+    const [products, reviews, categories] = report.studies;
     assert.deepEqual(products.ranking.map((c) => c.label), ["/categoryId", "/id"]);
     assert.equal(op(byLabel(products, "/id"), "a page of a category").routing, "fan-out");
     assert.equal(op(byLabel(products, "/categoryId"), "a page of a category").routing, "single partition");
     assert.ok(byLabel(products, "/id").reasons.some((r) => /fan-out for 60% of traffic/.test(r)));
     assert.deepEqual(reviews.ranking[0].partitionKey, ["/productId"]);
     assert.equal(op(byLabel(reviews, "/id"), "reviews of a product").routing, "fan-out");
+    // The menu reads every category: one logical partition under /type, fan-out under /id.
+    assert.deepEqual(categories.ranking[0].partitionKey, ["/type"]);
+    assert.equal(byLabel(categories, "/type").logicalPartitions.count, 1);
+    assert.equal(op(byLabel(categories, "/type"), "the category menu").routing, "single partition");
+    assert.equal(op(byLabel(categories, "/id"), "the category menu").routing, "fan-out");
   });
 
   test("a study of generated items with a synthetic key, and of a JSON-lines file", () => {
