@@ -221,12 +221,17 @@ Result<std::vector<SizeList>> EstimateSizes(const ItemSource& items, const Study
         partial[static_cast<size_t>(thread)][c][epk] +=
             static_cast<int64_t>(stored.body().size()) + overhead;
       }
+      // Thread 0 takes every `threads`-th item: its count times `threads` is the pace.
+      if (thread == 0 && options.progress && i % 4096 == 0) {
+        options.progress("generating and sizing", i, items.count());
+      }
     }
   };
   std::vector<std::thread> workers;
   for (int t = 1; t < threads; ++t) workers.emplace_back(estimate, t);
   estimate(0);
   for (std::thread& worker : workers) worker.join();
+  if (options.progress) options.progress("generating and sizing", items.count(), items.count());
   for (const Status& failure : failures) ORRERY_RETURN_IF_ERROR(failure);
   std::vector<SizeList> sizes(n);
   for (size_t c = 0; c < n; ++c) {
@@ -319,7 +324,6 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
     containers.push_back(std::move(container));
   }
   if (items.count() > 0) {
-    if (options.progress) options.progress("sizing", 0, 1);
     ORRERY_ASSIGN_OR_RETURN(json::Value first, items.Item(0));
     ORRERY_ASSIGN_OR_RETURN(const int64_t overhead, StoredOverhead(*account, first));
     ORRERY_ASSIGN_OR_RETURN(std::vector<SizeList> sizes, EstimateSizes(items, options, overhead));
