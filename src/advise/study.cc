@@ -368,15 +368,8 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
   study.scale = options.scale;
   study.throughput = options.throughput;
   study.autoscale = options.autoscale;
-  // One offered load for every candidate: the application's traffic does not depend on
-  // its key. By default, what spends 80% of the throughput with the cheapest candidate.
-  double rate = options.workload.requests_per_second.value_or(0);
-  if (rate <= 0) {
-    for (const auto& ops : sampled) {
-      const double r = DefaultRequestsPerSecond(ops, static_cast<double>(options.throughput));
-      if (r > rate) rate = r;
-    }
-  }
+  const double rate =
+      OfferedLoad(options.workload, sampled, results, static_cast<double>(options.throughput));
   study.requests_per_second = rate;
   for (size_t c = 0; c < containers.size(); ++c) {
     if (options.progress) options.progress("playing the workload", c, containers.size());

@@ -85,4 +85,18 @@ void SummarizeOperations(const std::vector<SampledOperation>& sampled, Candidate
   }
 }
 
+double OfferedLoad(const Workload& workload,
+                   const std::vector<std::vector<SampledOperation>>& sampled,
+                   const std::vector<CandidateResult>& results, double ru_per_second) {
+  if (workload.requests_per_second) return *workload.requests_per_second;
+  double within_limit = 0, any = 0;
+  for (size_t c = 0; c < sampled.size() && c < results.size(); ++c) {
+    const double rate = DefaultRequestsPerSecond(sampled[c], ru_per_second);
+    any = std::max(any, rate);
+    const double growth = results[c].logical.growth_to_limit;
+    if (growth == 0 || growth >= 1) within_limit = std::max(within_limit, rate);
+  }
+  return within_limit > 0 ? within_limit : any;
+}
+
 }  // namespace orrery::advise

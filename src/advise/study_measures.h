@@ -25,6 +25,14 @@ LogicalPartitionMeasure MeasureLogicalSizes(
 void AddReplay(const ReplayResult& replay, const std::map<std::string, uint32_t>& numbers,
                double ru_per_second, CandidateResult& result);
 
+// The requests per second the workload is played at, the same for every candidate (the
+// application's traffic does not depend on its key): the workload's own, or what spends
+// 80% of the throughput with the cheapest candidate that can hold the data (its largest
+// logical partition below 20 GB at scale; any candidate when none can).
+double OfferedLoad(const Workload& workload,
+                   const std::vector<std::vector<SampledOperation>>& sampled,
+                   const std::vector<CandidateResult>& results, double ru_per_second);
+
 // Each operation's measure, and the mean charge and routing shares weighted by share.
 void SummarizeOperations(const std::vector<SampledOperation>& sampled, CandidateResult& result);
 

@@ -452,13 +452,8 @@ Result<advise::StudyResult> Study(Endpoint& endpoint, const advise::ItemSource& 
   study.autoscale = options.autoscale;
   study.indexing_policy = policy;
   study.partitions_at_scale = false;
-  double rate = options.workload.requests_per_second.value_or(0);
-  if (rate <= 0) {
-    for (const auto& ops : sampled) {
-      rate = std::max(
-          rate, advise::DefaultRequestsPerSecond(ops, static_cast<double>(options.throughput)));
-    }
-  }
+  const double rate = advise::OfferedLoad(options.workload, sampled, results,
+                                          static_cast<double>(options.throughput));
   study.requests_per_second = rate;
   for (size_t c = 0; c < results.size(); ++c) {
     std::vector<uint32_t> numbers;
