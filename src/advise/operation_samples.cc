@@ -29,43 +29,24 @@ Result<double> RunInPartition(const engine::Container& container, const query::C
   return charge;
 }
 
-struct QueryRun {
-  OperationSample sample;
-  engine::QueryRouting::Kind routing = engine::QueryRouting::Kind::kFanOut;
-};
-
-Result<QueryRun> RunQuery(const Operation& op, const Candidate& candidate,
-                          const engine::Container& container, const json::Value& item) {
+Result<OperationSample> RunQuery(const Operation& op, const Candidate& candidate,
+                                 const engine::Container& container, const json::Value& item,
+                                 engine::QueryRouting::Kind& routing) {
   ORRERY_ASSIGN_OR_RETURN(std::vector<query::Parameter> parameters, DrawParameters(op, item));
-  Result<std::unique_ptr<query::CompiledQuery>> compiled =
-      query::Compile(op.query, std::move(parameters), container.computed_properties());
-  if (!compiled.ok()) {
-    return Status::BadRequest("The workload's operation '" + op.name +
-                              "' failed: " + compiled.status().message());
-  }
-  const query::AccessShape& shape = (*compiled)->access_shape();
-  QueryRun run;
-  engine::QueryRouting routing = engine::RouteQuery(container.settings().partition_key, shape);
-  if (std::optional<std::string> epk = candidate.SyntheticEpk(shape)) {
-    routing.kind = engine::QueryRouting::Kind::kLogicalPartition;
-    routing.epk = *epk;
-  }
-  run.routing = routing.kind;
-  const engine::ReadScope scope = engine::NarrowScope(engine::ReadScope{}, routing);
+  ORRERY_ASSIGN_OR_RETURN(
+      std::unique_ptr<query::CompiledQuery> compiled,
+      query::Compile(op.query, std::move(parameters), container.computed_properties()));
+  const QueryRoute route = RouteForCandidate(candidate, compiled->access_shape());
+  routing = route.kind;
+  OperationSample sample;
   for (const engine::PhysicalPartition& partition : container.settings().partitions.partitions()) {
-    engine::ReadScope part = scope;
-    part.range = engine::Intersect(
-        scope.range, engine::EpkRange{partition.min_inclusive, partition.max_exclusive});
-    if (scope.exact_epk ? !partition.Contains(*scope.exact_epk) : part.range.empty()) continue;
-    Result<double> charge = RunInPartition(container, **compiled, part);
-    if (!charge.ok()) {
-      return Status::BadRequest("The workload's operation '" + op.name +
-                                "' failed: " + charge.status().message());
-    }
-    run.sample.partitions.emplace_back(partition.number, *charge);
-    run.sample.request_units += *charge;
+    const std::optional<engine::ReadScope> part = ScopeIn(route.scope, partition);
+    if (!part) continue;
+    ORRERY_ASSIGN_OR_RETURN(double charge, RunInPartition(container, *compiled, *part));
+    sample.partitions.emplace_back(partition.number, charge);
+    sample.request_units += charge;
   }
-  return run;
+  return sample;
 }
 
 Result<partition::PartitionKeyValue> KeyOf(const Candidate& candidate, const json::Value& item) {
@@ -153,47 +134,74 @@ Result<std::vector<query::Parameter>> DrawParameters(const Operation& op, const 
   return parameters;
 }
 
-Result<SampledOperation> SampleOperation(const Operation& op, size_t op_index,
-                                         const Candidate& candidate, engine::Container& container,
-                                         const ItemSource& items, const StudyOptions& options) {
+QueryRoute RouteForCandidate(const Candidate& candidate, const query::AccessShape& shape) {
+  engine::QueryRouting routing = engine::RouteQuery(candidate.definition(), shape);
+  if (std::optional<std::string> epk = candidate.SyntheticEpk(shape)) {
+    routing.kind = engine::QueryRouting::Kind::kLogicalPartition;
+    routing.epk = *epk;
+  }
+  return QueryRoute{routing.kind, engine::NarrowScope(engine::ReadScope{}, routing)};
+}
+
+std::optional<engine::ReadScope> ScopeIn(const engine::ReadScope& scope,
+                                         const engine::PhysicalPartition& partition) {
+  engine::ReadScope part = scope;
+  part.range = engine::Intersect(
+      scope.range, engine::EpkRange{partition.min_inclusive, partition.max_exclusive});
+  if (scope.exact_epk ? !partition.Contains(*scope.exact_epk) : part.range.empty()) {
+    return std::nullopt;
+  }
+  return part;
+}
+
+Result<SampledOperation> SampleRuns(const Operation& op, size_t op_index, const ItemSource& items,
+                                    const StudyOptions& options, const RunOnce& run_once) {
   SampledOperation sampled;
   OperationMeasure& measure = sampled.measure;
   measure.name = op.name;
   measure.kind = op.kind;
   measure.share = op.share;
-  measure.routing = RoutingName(engine::QueryRouting::Kind::kLogicalPartition);
   Random draw(options.seed * 1000003 + op_index);
   std::vector<double> charges, touched;
-  std::vector<engine::QueryRouting::Kind> routings;
+  // The widest routing any parameter needed (point operations read one partition).
+  engine::QueryRouting::Kind widest = engine::QueryRouting::Kind::kLogicalPartition;
   for (int s = 0; s < options.samples; ++s) {
     ORRERY_ASSIGN_OR_RETURN(json::Value item, items.Item(draw.Below(items.count())));
-    OperationSample sample;
-    if (op.kind == Operation::Kind::kQuery) {
-      candidate.Prepare(item);
-      ORRERY_ASSIGN_OR_RETURN(QueryRun run, RunQuery(op, candidate, container, item));
-      sample = std::move(run.sample);
-      routings.push_back(run.routing);
-    } else {
-      const uint64_t draw_number = options.seed * 1000000 + op_index * 10000 + s;
-      ORRERY_ASSIGN_OR_RETURN(sample,
-                              RunPointOperation(op, draw_number, candidate, container, item));
+    engine::QueryRouting::Kind routing = engine::QueryRouting::Kind::kLogicalPartition;
+    Result<OperationSample> sample = run_once(std::move(item), s, routing);
+    if (!sample.ok() && op.kind == Operation::Kind::kQuery) {
+      return Status::BadRequest("The workload's operation '" + op.name +
+                                "' failed: " + sample.status().message());
     }
-    charges.push_back(sample.request_units);
-    touched.push_back(static_cast<double>(sample.partitions.size()));
-    sampled.samples.push_back(std::move(sample));
+    ORRERY_RETURN_IF_ERROR(sample.status());
+    if (RoutingWidth(routing) > RoutingWidth(widest)) widest = routing;
+    charges.push_back(sample->request_units);
+    touched.push_back(static_cast<double>(sample->partitions.size()));
+    sampled.samples.push_back(std::move(*sample));
   }
-  // The widest routing any parameter needed.
-  if (!routings.empty()) {
-    measure.routing =
-        RoutingName(*std::min_element(routings.begin(), routings.end(), [](auto a, auto b) {
-          return RoutingWidth(a) > RoutingWidth(b);
-        }));
-  }
+  measure.routing = RoutingName(widest);
   measure.samples = options.samples;
   measure.ru_median = Quantile(charges, 0.5);
   measure.ru_p99 = Quantile(charges, 0.99);
   measure.partitions_touched = Quantile(touched, 0.5);
   return sampled;
+}
+
+Result<SampledOperation> SampleOperation(const Operation& op, size_t op_index,
+                                         const Candidate& candidate, engine::Container& container,
+                                         const ItemSource& items, const StudyOptions& options) {
+  return SampleRuns(op, op_index, items, options,
+                    [&](json::Value item, int run,
+                        engine::QueryRouting::Kind& routing) -> Result<OperationSample> {
+                      if (op.kind == Operation::Kind::kQuery) {
+                        candidate.Prepare(item);
+                        return RunQuery(op, candidate, container, item, routing);
+                      }
+                      const uint64_t draw_number =
+                          options.seed * 1000000 + op_index * 10000 + static_cast<uint64_t>(run);
+                      return RunPointOperation(op, draw_number, candidate, container,
+                                               std::move(item));
+                    });
 }
 
 }  // namespace orrery::advise

@@ -5,6 +5,8 @@
 // one partition at a time, page by page, and charged as the service charges each page.
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,9 +42,30 @@ int RoutingWidth(engine::QueryRouting::Kind kind);
 // The query parameters of one run of `op`, drawn from `item`.
 Result<std::vector<query::Parameter>> DrawParameters(const Operation& op, const json::Value& item);
 
-// Runs `op` options.samples times against `container`, drawing parameters (and items)
-// from `items` with a random stream of its own. Errors: a query that fails to run (its
-// message names the operation), storage errors.
+// A query's route under a candidate: how its WHERE routes it (a synthetic key pinned by
+// its parts routes to one logical partition) and the scope of the container it reads.
+struct QueryRoute {
+  engine::QueryRouting::Kind kind = engine::QueryRouting::Kind::kFanOut;
+  engine::ReadScope scope;
+};
+QueryRoute RouteForCandidate(const Candidate& candidate, const query::AccessShape& shape);
+// The part of `scope` inside `partition`; nullopt when the scope reads nothing there.
+std::optional<engine::ReadScope> ScopeIn(const engine::ReadScope& scope,
+                                         const engine::PhysicalPartition& partition);
+
+// One run of an operation wherever the study measures (in process or at an endpoint):
+// given the drawn item (not yet prepared for the candidate) and the run's number, its
+// sample; for a query, also its routing.
+using RunOnce = std::function<Result<OperationSample>(json::Value item, int run,
+                                                      engine::QueryRouting::Kind& routing)>;
+// Runs `op` options.samples times, each on an item drawn from `items` with a random
+// stream of the operation's own, and measures the runs: charge median and p99,
+// partitions touched, the widest routing. Errors: a query that fails (its message names
+// the operation), and those of `run_once`.
+Result<SampledOperation> SampleRuns(const Operation& op, size_t op_index, const ItemSource& items,
+                                    const StudyOptions& options, const RunOnce& run_once);
+
+// SampleRuns against `container`, the in-process study's.
 Result<SampledOperation> SampleOperation(const Operation& op, size_t op_index,
                                          const Candidate& candidate, engine::Container& container,
                                          const ItemSource& items, const StudyOptions& options);

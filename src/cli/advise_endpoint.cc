@@ -243,42 +243,43 @@ class Endpoint {
   std::string database_;
 };
 
-const engine::PhysicalPartition& Owner(const std::vector<engine::PhysicalPartition>& ranges,
-                                       const std::string& epk) {
-  for (const auto& r : ranges) {
-    if (r.Contains(epk)) return r;
-  }
-  return ranges.back();
-}
-
 Result<OperationSample> RunQuerySample(Endpoint& endpoint, size_t c, const Operation& op,
                                        const advise::Candidate& candidate,
                                        const std::vector<engine::PhysicalPartition>& ranges,
                                        const json::Value& item,
-                                       engine::QueryRouting::Kind& routing_kind) {
+                                       engine::QueryRouting::Kind& routing) {
   ORRERY_ASSIGN_OR_RETURN(std::vector<query::Parameter> parameters,
                           advise::DrawParameters(op, item));
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> compiled,
                           query::Compile(op.query, parameters));
-  const query::AccessShape& shape = compiled->access_shape();
-  engine::QueryRouting routing = engine::RouteQuery(candidate.definition(), shape);
-  if (std::optional<std::string> epk = candidate.SyntheticEpk(shape)) {
-    routing.kind = engine::QueryRouting::Kind::kLogicalPartition;
-    routing.epk = *epk;
-  }
-  routing_kind = routing.kind;
-  const engine::ReadScope scope = engine::NarrowScope(engine::ReadScope{}, routing);
+  const advise::QueryRoute route = advise::RouteForCandidate(candidate, compiled->access_shape());
+  routing = route.kind;
   OperationSample sample;
   for (const engine::PhysicalPartition& range : ranges) {
-    const bool reads =
-        scope.exact_epk
-            ? range.Contains(*scope.exact_epk)
-            : !engine::Intersect(scope.range, {range.min_inclusive, range.max_exclusive}).empty();
-    if (!reads) continue;
+    if (!advise::ScopeIn(route.scope, range)) continue;
     ORRERY_ASSIGN_OR_RETURN(double charge, endpoint.QueryRange(c, op.query, parameters, range.id));
     sample.partitions.emplace_back(range.number, charge);
     sample.request_units += charge;
   }
+  return sample;
+}
+
+Result<OperationSample> RunPointSample(Endpoint& endpoint, size_t c, const Operation& op,
+                                       const advise::Candidate& candidate,
+                                       const engine::PartitionMap& ranges,
+                                       const json::Value& item) {
+  ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key,
+                          partition::ExtractFromItem(item, candidate.definition()));
+  const std::string epk = partition::EffectivePartitionKey(candidate.definition(), key);
+  const json::Value* id = item.Find("id");
+  ORRERY_ASSIGN_OR_RETURN(
+      double charge,
+      endpoint.PointOperation(c, op.kind, partition::ToHeaderJson(key),
+                              id != nullptr && id->is_string() ? id->as_string() : "",
+                              json::Write(item)));
+  OperationSample sample;
+  sample.request_units = charge;
+  sample.partitions.emplace_back(ranges.Owner(epk).number, charge);
   return sample;
 }
 
@@ -287,56 +288,21 @@ Result<SampledOperation> SampleOverRest(Endpoint& endpoint, size_t c, const Oper
                                         const std::vector<engine::PhysicalPartition>& ranges,
                                         const advise::ItemSource& items,
                                         const StudyOptions& options) {
-  SampledOperation sampled;
-  sampled.measure.name = op.name;
-  sampled.measure.kind = op.kind;
-  sampled.measure.share = op.share;
-  sampled.measure.routing = advise::RoutingName(engine::QueryRouting::Kind::kLogicalPartition);
-  advise::Random draw(options.seed * 1000003 + op_index);
-  std::vector<double> charges, touched;
-  int widest = 0;
-  for (int s = 0; s < options.samples; ++s) {
-    ORRERY_ASSIGN_OR_RETURN(json::Value item, items.Item(draw.Below(items.count())));
-    if (op.kind == Operation::Kind::kCreate) {
-      item.Set("id",
-               json::Value::String("advise-" + std::to_string(op_index) + "-" + std::to_string(s)));
-    }
-    candidate.Prepare(item);
-    OperationSample sample;
-    if (op.kind == Operation::Kind::kQuery) {
-      engine::QueryRouting::Kind kind = engine::QueryRouting::Kind::kFanOut;
-      Result<OperationSample> run = RunQuerySample(endpoint, c, op, candidate, ranges, item, kind);
-      if (!run.ok()) {
-        return Status::BadRequest("The workload's operation '" + op.name +
-                                  "' failed: " + run.status().message());
-      }
-      sample = std::move(*run);
-      if (advise::RoutingWidth(kind) >= widest) {
-        widest = advise::RoutingWidth(kind);
-        sampled.measure.routing = advise::RoutingName(kind);
-      }
-    } else {
-      ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key,
-                              partition::ExtractFromItem(item, candidate.definition()));
-      const std::string epk = partition::EffectivePartitionKey(candidate.definition(), key);
-      const json::Value* id = item.Find("id");
-      ORRERY_ASSIGN_OR_RETURN(
-          double charge,
-          endpoint.PointOperation(c, op.kind, partition::ToHeaderJson(key),
-                                  id != nullptr && id->is_string() ? id->as_string() : "",
-                                  json::Write(item)));
-      sample.request_units = charge;
-      sample.partitions.emplace_back(Owner(ranges, epk).number, charge);
-    }
-    charges.push_back(sample.request_units);
-    touched.push_back(static_cast<double>(sample.partitions.size()));
-    sampled.samples.push_back(std::move(sample));
-  }
-  sampled.measure.samples = options.samples;
-  sampled.measure.ru_median = advise::Quantile(charges, 0.5);
-  sampled.measure.ru_p99 = advise::Quantile(charges, 0.99);
-  sampled.measure.partitions_touched = advise::Quantile(touched, 0.5);
-  return sampled;
+  const engine::PartitionMap map(ranges);
+  return advise::SampleRuns(
+      op, op_index, items, options,
+      [&](json::Value item, int run,
+          engine::QueryRouting::Kind& routing) -> Result<OperationSample> {
+        if (op.kind == Operation::Kind::kCreate) {
+          item.Set("id", json::Value::String("advise-" + std::to_string(op_index) + "-" +
+                                             std::to_string(run)));
+        }
+        candidate.Prepare(item);
+        if (op.kind == Operation::Kind::kQuery) {
+          return RunQuerySample(endpoint, c, op, candidate, ranges, item, routing);
+        }
+        return RunPointSample(endpoint, c, op, candidate, map, item);
+      });
 }
 
 // Loads one candidate's container and measures its partitions and sizes.
