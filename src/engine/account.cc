@@ -487,11 +487,13 @@ Result<json::Value> Account::CreateContainer(std::string_view database_id, json:
   batch.DeleteRange(CreationContainerBegin(number), CreationContainerEnd(number));
   batch.Put(container->CreationMarkerKey(), "1");
   batch.DeleteRange(ExpiryContainerBegin(number), ExpiryContainerEnd(number));
-  batch.Put(container->ExpiryMarkerKey(), "1");
+  // The expiry index is kept only while TTL is on (container.h expiry_writes).
+  if (container->ttl_enabled()) batch.Put(container->ExpiryMarkerKey(), "1");
   batch.Put(storage::keys::Container(database_id, id), json::Write(record));
   ORRERY_RETURN_IF_ERROR(WriteCatalog(batch));
   container->write_state()->creation_order_kept.store(true);
-  container->write_state()->expiry_index_kept.store(true);
+  container->write_state()->expiry_writes.store(container->ttl_enabled());
+  container->write_state()->expiry_index_kept.store(container->ttl_enabled());
   for (uint32_t partition : container->PartitionNumbers()) {
     container->write_state()->presence.StartEmpty(partition);
   }
@@ -577,6 +579,13 @@ Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std:
   // Online, as in the service: the new policy applies to writes at once, and queries
   // scan until the index is complete (index_ready is false before the swap).
   if (reindex) index_rebuilder_.Start(replaced);
+  if (replaced->ttl_enabled() != previous->ttl_enabled()) {
+    // Turned off: an index left behind is dropped again at the next start.
+    if (Status switched = replaced->SwitchExpiryIndex(replaced->ttl_enabled()); !switched.ok()) {
+      Log(LogLevel::kWarn, "dropping the expiry index of container " + std::string(id) +
+                               " failed: " + switched.ToString());
+    }
+  }
   std::unique_lock publish(mutex_);
   containers_[ContainerKey{std::string(database_id), std::string(id)}] = std::move(replaced);
   return resource;

@@ -130,6 +130,13 @@ std::mutex& Container::StripeFor(std::string_view key) const {
   return write_state_->stripes[StripeIndex(key)];
 }
 
+std::vector<std::unique_lock<std::mutex>> Container::HoldEveryStripe() const {
+  std::vector<std::unique_lock<std::mutex>> held;
+  held.reserve(write_state_->stripes.size());
+  for (std::mutex& stripe : write_state_->stripes) held.emplace_back(stripe);
+  return held;
+}
+
 std::string Container::KeyFor(std::string_view epk, std::string_view id) const {
   return storage::keys::Item(settings_.number, epk, id);
 }
@@ -445,8 +452,7 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.Delete(IndexMarkerKey());
   batch.Delete(SizesMarkerKey());
   batch.Delete(CreationMarkerKey());
-  batch.DeleteRange(ExpiryContainerBegin(settings_.number), ExpiryContainerEnd(settings_.number));
-  batch.Delete(ExpiryMarkerKey());
+  AddExpiryIndexDropToBatch(batch);
   // A rebuild still running would write entries after the drop.
   StopIndexRebuild();
 }

@@ -194,6 +194,15 @@ struct ContainerWriteState {
   PathPresence presence;
   // Whether the expiry index (expiry_index.h) holds every item; the TTL purge reads it.
   std::atomic<bool> expiry_index_kept{false};
+  // Whether writes keep that index: only while the container has TTL on, as the purge
+  // is its one reader and each entry is a key every write would pay for. Switched
+  // while every stripe is held (Container::SwitchExpiryIndex), so a writer keeps it or
+  // not from start to end. Each switch bumps expiry_generation; the background build
+  // that completes the index after TTL is turned on (BuildExpiryIndex) checks it under
+  // expiry_mutex before each write, so no build write follows a switch off.
+  std::atomic<bool> expiry_writes{false};
+  std::atomic<uint64_t> expiry_generation{0};
+  std::mutex expiry_mutex;
   // Results kept between query pages (result_cursors.h), shared by the account's
   // containers; null: none kept.
   std::shared_ptr<ResultCursors> result_cursors;
@@ -390,10 +399,17 @@ class Container {
     size_t items_read = 0;
   };
   Result<PurgeCount> PurgeExpired(size_t max_items);
-  // The expiry index (container_expiry.cc, expiry_index.h): lists the items of data
-  // written before it was kept (once; call before writes), and the meta key that says
-  // it is complete. Without it (a read-only store of such data) nothing is purged.
+  // The expiry index (container_expiry.cc, expiry_index.h), kept while TTL is on. At
+  // open (call before writes): with TTL on, lists the items of data written without
+  // it; with TTL off, drops an index left from when it was on. The meta key says it is
+  // complete; without it (a read-only store of such data) nothing is purged.
   Status EnsureExpiryIndexKept();
+  // After a replace turned TTL on or off: writes start or stop keeping the index; off
+  // drops it at once, on leaves it to BuildExpiryIndex (the purge calls it).
+  Status SwitchExpiryIndex(bool on);
+  // Lists every item in the index, under each item's lock, while writes keep it, and
+  // marks it complete; ends early (ok) if TTL is switched off meanwhile.
+  Status BuildExpiryIndex();
   std::string ExpiryMarkerKey() const;
   bool ttl_enabled() const { return default_ttl_.has_value(); }
 
@@ -409,6 +425,9 @@ class Container {
   // interval; false when the rebuild was superseded meanwhile.
   bool WaitForRoom(uint64_t generation) const;
   std::mutex& StripeFor(std::string_view key) const;
+  // Every stripe, in index order (no writer takes two): while held, no item write is in
+  // flight, so what writers decide per write (policy, expiry index) can change.
+  std::vector<std::unique_lock<std::mutex>> HoldEveryStripe() const;
   // Walks the items of [begin, end) for work that rewrites what is filed for each (the
   // index rebuild, a split's copy). `admit` (may be empty) sees the scanned version with
   // no lock held; then `visit` sees the item's current version under its write lock, so a
@@ -476,6 +495,8 @@ class Container {
   void AddExpiryChanges(storage::WriteBatch& batch, std::string_view epk, std::string_view id,
                         std::optional<std::string_view> old_json,
                         std::optional<std::string_view> new_json) const;
+  // Drops every entry of the expiry index and its marker.
+  void AddExpiryIndexDropToBatch(storage::WriteBatch& batch) const;
   bool IsExpired(std::string_view json) const;
   // Errors: BadRequest for an invalid ttl member (when the container has TTL on).
   Status ValidateItemTtl(const json::Value& item) const;

@@ -20,6 +20,8 @@ std::string Container::ExpiryMarkerKey() const {
 void Container::AddExpiryChanges(storage::WriteBatch& batch, std::string_view epk,
                                  std::string_view id, std::optional<std::string_view> old_json,
                                  std::optional<std::string_view> new_json) const {
+  // Read under the item's stripe, which every switch of it holds too.
+  if (!write_state_->expiry_writes.load(std::memory_order_relaxed)) return;
   const std::optional<ExpiryEntry> old_entry = old_json ? ExpiryEntryOf(*old_json) : std::nullopt;
   const std::optional<ExpiryEntry> new_entry = new_json ? ExpiryEntryOf(*new_json) : std::nullopt;
   std::optional<std::string> old_key, new_key;
@@ -30,13 +32,29 @@ void Container::AddExpiryChanges(storage::WriteBatch& batch, std::string_view ep
   if (new_key) batch.Put(*new_key, "");
 }
 
+void Container::AddExpiryIndexDropToBatch(storage::WriteBatch& batch) const {
+  batch.DeleteRange(ExpiryContainerBegin(settings_.number), ExpiryContainerEnd(settings_.number));
+  batch.Delete(ExpiryMarkerKey());
+}
+
 Status Container::EnsureExpiryIndexKept() {
+  ContainerWriteState& state = *write_state_;
+  state.expiry_writes.store(ttl_enabled());
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> marker, store_.Get(ExpiryMarkerKey()));
+  if (!ttl_enabled()) {
+    state.expiry_index_kept.store(false);
+    if (!marker || store_.ReadOnly()) return Status::Ok();
+    // Kept while TTL was on, or by an Orrery that kept it for every container: writes
+    // no longer keep it, so it goes before it can go stale.
+    storage::WriteBatch batch;
+    AddExpiryIndexDropToBatch(batch);
+    return store_.WriteSynced(batch);
+  }
   if (marker || store_.ReadOnly()) {
-    write_state_->expiry_index_kept.store(marker.has_value());
+    state.expiry_index_kept.store(marker.has_value());
     return Status::Ok();
   }
-  // Data written before the index was kept: list it once, before any write runs.
+  // Data written while the index was not kept: list it once, before any write runs.
   const uint32_t n = settings_.number;
   storage::WriteBatch batch;
   batch.DeleteRange(ExpiryContainerBegin(n), ExpiryContainerEnd(n));
@@ -58,8 +76,62 @@ Status Container::EnsureExpiryIndexKept() {
   ORRERY_RETURN_IF_ERROR(status);
   batch.Put(ExpiryMarkerKey(), "1");
   ORRERY_RETURN_IF_ERROR(store_.WriteSynced(batch));
-  write_state_->expiry_index_kept.store(true);
+  state.expiry_index_kept.store(true);
   return Status::Ok();
+}
+
+Status Container::SwitchExpiryIndex(bool on) {
+  ContainerWriteState& state = *write_state_;
+  const std::vector<std::unique_lock<std::mutex>> stripes = HoldEveryStripe();
+  const std::lock_guard guard(state.expiry_mutex);
+  ++state.expiry_generation;
+  state.expiry_writes.store(on);
+  state.expiry_index_kept.store(false);
+  if (on) return Status::Ok();  // BuildExpiryIndex lists the items, from the purge
+  storage::WriteBatch batch;
+  AddExpiryIndexDropToBatch(batch);
+  return store_.Write(batch);
+}
+
+Status Container::BuildExpiryIndex() {
+  ContainerWriteState& state = *write_state_;
+  uint64_t generation = 0;
+  {
+    const std::lock_guard guard(state.expiry_mutex);
+    if (!state.expiry_writes.load() || state.expiry_index_kept.load()) return Status::Ok();
+    generation = state.expiry_generation.load();
+  }
+  Status status;
+  // Writes `batch` unless TTL was switched since the build began; false when it was
+  // (status ok) or the write failed (status says why).
+  const auto write_if_current = [&](storage::WriteBatch& batch, bool complete) {
+    const std::lock_guard guard(state.expiry_mutex);
+    status = Status::Ok();
+    if (state.expiry_generation.load() != generation) return false;
+    status = complete ? store_.WriteSynced(batch) : store_.Write(batch);
+    if (status.ok() && complete) state.expiry_index_kept.store(true);
+    return status.ok();
+  };
+  // Each item's entry comes from its current version, read under its lock. A write
+  // between that read and the batch's write can leave the entry of a version it
+  // replaced; the purge drops such entries when they fall due (PurgeExpired). No item
+  // is missed: one written after the switch filed its own entry.
+  storage::WriteBatch batch;
+  bool current = true;
+  const uint32_t n = settings_.number;
+  ORRERY_RETURN_IF_ERROR(ForEachItemUnderLock(
+      storage::keys::ItemsFrom(n, ""), storage::keys::ItemsEnd(n), {},
+      [&](std::string_view epk, std::string_view id, const ItemRecordView& record) {
+        AddExpiryChanges(batch, epk, id, std::nullopt, record.json);
+        if (batch.count() < 4096) return true;
+        current = write_if_current(batch, /*complete=*/false);
+        batch = storage::WriteBatch();
+        return current;
+      }));
+  if (!current) return status;
+  batch.Put(ExpiryMarkerKey(), "1");
+  write_if_current(batch, /*complete=*/true);
+  return status;
 }
 
 }  // namespace orrery::engine

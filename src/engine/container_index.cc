@@ -118,11 +118,8 @@ Result<bool> Container::IndexIsCurrent() const {
 
 uint64_t Container::BeginIndexRebuild() {
   ContainerWriteState& state = *write_state_;
-  // Every stripe, in index order (as no writer takes two): no write is in flight
-  // while the policy writers use changes.
-  std::vector<std::unique_lock<std::mutex>> stripes;
-  stripes.reserve(state.stripes.size());
-  for (std::mutex& stripe : state.stripes) stripes.emplace_back(stripe);
+  // No write is in flight while the policy writers use changes.
+  const std::vector<std::unique_lock<std::mutex>> stripes = HoldEveryStripe();
   std::lock_guard rebuild(state.rebuild_mutex);
   // Every entry is written again: counts of paths start over once the index is ready.
   state.presence.ForgetAll();

@@ -50,7 +50,10 @@ Status Container::ValidateItemTtl(const json::Value& item) const {
 // costs the purge nothing.
 Result<Container::PurgeCount> Container::PurgeExpired(size_t max_items) {
   PurgeCount count;
-  if (!default_ttl_ || !write_state_->expiry_index_kept.load()) return count;
+  if (!default_ttl_ || store_.ReadOnly()) return count;
+  // TTL turned on by a replace: the index is listed first, once.
+  if (!write_state_->expiry_index_kept.load()) ORRERY_RETURN_IF_ERROR(BuildExpiryIndex());
+  if (!write_state_->expiry_index_kept.load()) return count;
   const int64_t now = clock_.NowSeconds();
   const uint32_t n = settings_.number;
   std::vector<std::string> due;

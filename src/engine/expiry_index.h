@@ -11,8 +11,10 @@
 // The second list is keyed by write time, not by expiry, so that a change of the
 // container's defaultTtl needs no re-indexing: with defaultTtl d > 0, an item of it
 // expires at _ts + d, so the expired ones are those with _ts <= now - d, a prefix of
-// the list under any d. Entries are kept for every container, TTL on or off, so that
-// turning TTL on needs none either. Keyed by EPK and id, they do not move on a split.
+// the list under any d. Entries are kept only while the container has TTL on (every
+// entry is a key each write pays for, and the purge is their one reader): turning TTL
+// on lists the items once in the background, turning it off drops the list
+// (Container::SwitchExpiryIndex). Keyed by EPK and id, they do not move on a split.
 
 #include <cstdint>
 #include <optional>

@@ -1,14 +1,18 @@
-// The expiry index (expiry_index.h) that the TTL purge reads: kept by every write kind,
-// indifferent to defaultTtl changes, rebuilt for data of before it, kept through splits
-// and container deletes, and read by the purge only as far as entries are due.
+// The expiry index (expiry_index.h) that the TTL purge reads: kept by every write kind
+// while TTL is on and by none while it is off, indifferent to defaultTtl values, listed
+// when TTL is turned on (also under concurrent writes) and for data of before it, kept
+// through splits and container deletes, and read by the purge only as far as entries
+// are due.
 
 #include "engine/expiry_index.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <deque>
 #include <filesystem>
+#include <thread>
 
 #include "engine/account.h"
 #include "json/json.h"
@@ -83,6 +87,24 @@ class ExpiryIndexTest : public ::testing::Test {
 
   static partition::PartitionKeyValue Pk(const std::string& pk) {
     return {partition::PartitionKeyComponent::String(pk)};
+  }
+  void ReplaceTtl(const std::string& ttl_member) {
+    auto result = account_->ReplaceContainer(
+        "db", "c",
+        J(R"({"id":"c","partitionKey":{"paths":["/pk"],"version":2})" + ttl_member + "}"),
+        std::nullopt);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+  }
+  bool MarkerInStore() {
+    const std::string marker = C()->ExpiryMarkerKey();
+    account_.reset();
+    bool present = false;
+    {
+      auto store = std::move(storage::Store::Open(options_.store)).value();
+      present = store->Get(marker)->has_value();
+    }
+    Reopen();
+    return present;
   }
   Status Write(WriteKind kind, const std::string& id, const std::string& extra = "",
                const std::string& pk = "p") {
@@ -220,7 +242,7 @@ TEST_F(ExpiryIndexTest, ThePurgeReadsOnlyDueEntriesHoweverManyItemsLive) {
   EXPECT_EQ(QueryCount("SELECT VALUE c.id FROM c WHERE STARTSWITH(c.id, 'd')"), 0u);
 }
 
-TEST_F(ExpiryIndexTest, DefaultTtlChangesApplyToEveryItemWithoutReindexing) {
+TEST_F(ExpiryIndexTest, DefaultTtlChangesApplyToEveryItem) {
   ASSERT_TRUE(Write(WriteKind::kCreate, "by-default").ok());
   ASSERT_TRUE(Write(WriteKind::kCreate, "own", R"(,"ttl":30)").ok());
   ASSERT_TRUE(Write(WriteKind::kCreate, "forever", R"(,"ttl":-1)").ok());
@@ -312,6 +334,134 @@ TEST_F(ExpiryIndexTest, DeletingTheContainerDropsItsEntries) {
   EXPECT_EQ(EntriesInStore(), 5u);
   ASSERT_TRUE(account_->DeleteContainer("db", "c").ok());
   EXPECT_EQ(EntriesInStore(), 0u);
+}
+
+TEST_F(ExpiryIndexTest, NoEntryIsWrittenWhileTtlIsOff) {
+  ReplaceTtl("");
+  EXPECT_EQ(EntriesInStore(), 0u);
+  EXPECT_FALSE(MarkerInStore());
+  ASSERT_TRUE(Write(WriteKind::kCreate, "a").ok());
+  ASSERT_TRUE(Write(WriteKind::kCreate, "b", R"(,"ttl":5)").ok());
+  ASSERT_TRUE(Write(WriteKind::kUpsert, "a", R"(,"x":1)").ok());
+  ASSERT_TRUE(C()->DeleteItem(Pk("p"), "b", std::nullopt).ok());
+  EXPECT_EQ(EntriesInStore(), 0u);
+  // A container created without TTL has neither entries nor marker either.
+  ASSERT_TRUE(account_
+                  ->CreateContainer("db", J(R"({"id":"off","partitionKey":{"paths":["/pk"],
+                      "version":2}})"),
+                                    {})
+                  .ok());
+  auto off = *account_->GetContainer("db", "off");
+  ItemWriteRequest r;
+  r.kind = WriteKind::kCreate;
+  r.partition_key = Pk("p");
+  r.body = R"({"id":"x","pk":"p","ttl":3})";
+  ASSERT_TRUE(off->WriteItem(r).ok());
+  EXPECT_EQ(EntriesInStore(), 0u);
+}
+
+TEST_F(ExpiryIndexTest, TurningTtlOnListsTheItemsBeforeTheFirstPurge) {
+  ReplaceTtl("");
+  for (int i = 0; i < 30; ++i) {
+    // Every third never expires, every third has its own 50 s, the rest follow the
+    // container's defaultTtl.
+    const char* ttl = i % 3 == 0 ? R"(,"ttl":-1)" : i % 3 == 1 ? R"(,"ttl":50)" : "";
+    ASSERT_TRUE(Write(WriteKind::kCreate, "i" + std::to_string(i), ttl).ok());
+  }
+  ReplaceTtl(R"(,"defaultTtl":100)");
+  // Listed by the purge, not by the replace (reopening would list them too, at open).
+  EXPECT_FALSE(C()->write_state()->expiry_index_kept.load());
+  ASSERT_TRUE(Write(WriteKind::kCreate, "late").ok());
+  EXPECT_EQ(Purge().purged, 0u);  // lists, nothing due yet
+  EXPECT_TRUE(C()->write_state()->expiry_index_kept.load());
+  EXPECT_EQ(EntriesInStore(), 21u);
+  EXPECT_TRUE(MarkerInStore());
+  clock_.Advance(seconds(50));
+  auto count = Purge();
+  EXPECT_EQ(count.purged, 10u);
+  EXPECT_EQ(count.entries_read, 10u);
+  clock_.Advance(seconds(50));
+  count = Purge();
+  EXPECT_EQ(count.purged, 11u);  // the defaultTtl ones and "late"
+  EXPECT_EQ(count.entries_read, 11u);
+  EXPECT_EQ(ItemCount(), 10);
+  EXPECT_EQ(QueryCount(), 10u);
+
+  // Off again: the entries and the marker go, and writes file none.
+  ASSERT_TRUE(Write(WriteKind::kCreate, "j", R"(,"ttl":5)").ok());
+  ReplaceTtl("");
+  EXPECT_EQ(EntriesInStore(), 0u);
+  EXPECT_FALSE(MarkerInStore());
+  ASSERT_TRUE(Write(WriteKind::kCreate, "k").ok());
+  EXPECT_EQ(EntriesInStore(), 0u);
+  // And on again, by a restart's listing this time: the store is reopened before any
+  // purge, and the marker is not there, so the open lists the items.
+  ReplaceTtl(R"(,"defaultTtl":100)");
+  Reopen();
+  EXPECT_EQ(EntriesInStore(), 2u);  // j (own ttl 5) and k; the 10 of ttl -1 have none
+  clock_.Advance(seconds(100));
+  EXPECT_EQ(Purge().purged, 2u);
+  EXPECT_EQ(ItemCount(), 10);
+}
+
+TEST_F(ExpiryIndexTest, AnIndexLeftForATtlOffContainerIsDroppedAtOpen) {
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(Write(WriteKind::kCreate, "i" + std::to_string(i)).ok());
+  const std::string marker = C()->ExpiryMarkerKey();
+  const uint32_t number = C()->settings().number;
+  ReplaceTtl("");
+  account_.reset();
+  {
+    // As an Orrery that kept the index for every container left a TTL-off container:
+    // its entries and the marker.
+    auto store = std::move(storage::Store::Open(options_.store)).value();
+    storage::WriteBatch batch;
+    for (int i = 0; i < 5; ++i) {
+      batch.Put(ExpiryKey(number, {false, 1700000000}, "00", "i" + std::to_string(i)), "");
+    }
+    batch.Put(marker, "1");
+    ASSERT_TRUE(store->WriteSynced(batch).ok());
+  }
+  Reopen();
+  EXPECT_EQ(EntriesInStore(), 0u);
+  EXPECT_FALSE(MarkerInStore());
+}
+
+TEST_F(ExpiryIndexTest, TheListingMissesNoItemWrittenMeanwhile) {
+  ReplaceTtl("");
+  constexpr int kItems = 3000;
+  for (int i = 0; i < kItems; ++i) {
+    ASSERT_TRUE(Write(WriteKind::kCreate, "i" + std::to_string(i)).ok());
+  }
+  ReplaceTtl(R"(,"defaultTtl":100)");
+  // Rewrites (each giving its item a new own ttl, so a new entry) race the listing.
+  std::atomic<bool> stop{false};
+  std::atomic<int> rewrites{0};
+  std::thread writer([&] {
+    std::deque<std::string> bodies;
+    for (int round = 0; !stop.load() && round < 20; ++round) {
+      for (int i = round; i < kItems && !stop.load(); i += 7) {
+        bodies.push_back(R"({"id":"i)" + std::to_string(i) + R"(","pk":"p","ttl":)" +
+                         std::to_string(101 + round) + "}");
+        ItemWriteRequest r;
+        r.kind = WriteKind::kUpsert;
+        r.partition_key = Pk("p");
+        r.body = bodies.back();
+        if (C()->WriteItem(r).ok()) rewrites.fetch_add(1);
+      }
+    }
+  });
+  ASSERT_TRUE(C()->BuildExpiryIndex().ok());
+  stop.store(true);
+  writer.join();
+  EXPECT_GT(rewrites.load(), 0);
+  // Every item is listed under its current version (and stale entries, if any, are
+  // dropped without purging anything): all of them go once due, none before.
+  EXPECT_EQ(Purge().purged, 0u);
+  clock_.Advance(seconds(200));
+  size_t purged = 0;
+  for (int round = 0; round < 10 && ItemCount() > 0; ++round) purged += Purge().purged;
+  EXPECT_EQ(purged, static_cast<size_t>(kItems));
+  EXPECT_EQ(ItemCount(), 0);
 }
 
 }  // namespace
