@@ -1,7 +1,9 @@
 // The background TTL purge (issue 16): expired items leave storage, the range index
 // and the partition statistics, found through the expiry index, on a disk server that
 // restarts between the writes and the expiry (whatever ORRERY_E2E_STORAGE says, since
-// the restart is the point). Expiry at 3 s (see ttl.test.mjs).
+// the restart is the point). Expiry at 3 s (see ttl.test.mjs). The expiry index is kept
+// only while TTL is on, so items written while it was off are purged too once a
+// replace turns it on.
 
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -100,5 +102,50 @@ describe("TTL purge", { timeout: TIMEOUT }, () => {
     client = sdkClient(server);
     const after = await restClient(server).request("GET", ["_orrery", "dbs", dbId, "colls", "c", "stats"]);
     assert.equal(after.body.itemCount, 20);
+  });
+
+  test("items written while TTL was off are purged once a replace turns it on", async () => {
+    const c2 = sdkClient(server);
+    try {
+      const { database } = await c2.databases.createIfNotExists({ id: dbId });
+      const { container } = await database.containers.create({ id: "later", partitionKey: { paths: ["/pk"], version: 2 } });
+      const writes = [];
+      for (let i = 0; i < 30; i++) writes.push({ id: `old${i}`, pk: `p${i % 5}` });
+      for (let i = 0; i < 10; i++) writes.push({ id: `never${i}`, pk: `p${i % 5}`, ttl: -1 });
+      await Promise.all(writes.map((w) => container.items.create(w)));
+      const stats = async () => {
+        const res = await restClient(server).request("GET", ["_orrery", "dbs", dbId, "colls", "later", "stats"]);
+        assert.equal(res.status, 200, res.text);
+        return res.body.itemCount;
+      };
+      // Off: nothing expires, whatever the items' own ttl says.
+      await sleep(1500);
+      assert.equal(await stats(), 40);
+
+      const { resource: definition } = await container.read();
+      await container.replace({ ...definition, defaultTtl: 1 });
+      // The items were written over a second ago: expired for reads at once, and purged
+      // by the background purge (which first lists them in the expiry index).
+      assert.equal((await container.item("old0", "p0").read()).statusCode, 404);
+      let count;
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(300)) {
+        count = await stats();
+        if (count === 10) break;
+      }
+      assert.equal(count, 10, "the 30 items without a ttl of their own were purged");
+      assert.equal((await container.item("never0", "p0").read()).statusCode, 200);
+
+      // Off again: what is written now stays, past its own ttl.
+      const { resource: withTtl } = await container.read();
+      const { defaultTtl, ...withoutTtl } = withTtl;
+      assert.equal(defaultTtl, 1);
+      await container.replace(withoutTtl);
+      await container.items.create({ id: "after", pk: "p0", ttl: 1 });
+      await sleep(2500);
+      assert.equal((await container.item("after", "p0").read()).statusCode, 200);
+      assert.equal(await stats(), 11);
+    } finally {
+      c2.dispose();
+    }
   });
 });
