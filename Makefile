@@ -13,6 +13,7 @@ ARGS        ?=
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
   libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libstemmer-dev libhnswlib-dev \
+  libmimalloc-dev \
   clang-format \
   clang libclang-rt-14-dev
 # The browser tests of the Data Explorer drive Debian's Chromium (playwright-core).
