@@ -257,6 +257,8 @@ Result<std::shared_ptr<Container>> Account::OpenContainer(
 
 void Account::ResumeStoppedRebuild(const std::shared_ptr<Container>& container) {
   if (!container->write_state()->index_ready) index_rebuilder_.Start(container);
+  // Writes keep the expiry index again; the purge lists the items written meanwhile.
+  if (container->ttl_enabled()) (void)container->SwitchExpiryIndex(true);
 }
 
 std::vector<std::shared_ptr<Container>> Account::AllContainers() const {

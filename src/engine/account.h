@@ -156,8 +156,8 @@ class Account {
   Result<uint32_t> NextNumber(std::string_view counter, storage::WriteBatch& batch);
   // Writes a catalog change, synced. REQUIRES: catalog_write_mutex_ held, mutex_ not.
   Status WriteCatalog(storage::WriteBatch& batch);
-  // A drop stops the container's index rebuild before its write; when the write fails
-  // (a full disk), the container stays and its rebuild starts again.
+  // A drop stops the container's index rebuild (and its expiry index) before its
+  // write; when the write fails (a full disk), the container stays and both resume.
   void ResumeStoppedRebuild(const std::shared_ptr<Container>& container);
   // account_throughput.cc: the budgets of a container (its own, or its database's
   // shared ones) and whether they are enforced; the budgets of a shared database.

@@ -453,8 +453,9 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.Delete(SizesMarkerKey());
   batch.Delete(CreationMarkerKey());
   AddExpiryIndexDropToBatch(batch);
-  // A rebuild still running would write entries after the drop.
+  // A rebuild or listing still running would write entries after the drop.
   StopIndexRebuild();
+  StopExpiryIndexBuild();
 }
 
 }  // namespace orrery::engine

@@ -410,6 +410,9 @@ class Container {
   // Lists every item in the index, under each item's lock, while writes keep it, and
   // marks it complete; ends early (ok) if TTL is switched off meanwhile.
   Status BuildExpiryIndex();
+  // Stops keeping the expiry index and ends a BuildExpiryIndex that is running, before
+  // it writes again (a container drop; if the drop fails, SwitchExpiryIndex(true)).
+  void StopExpiryIndexBuild() const;
   std::string ExpiryMarkerKey() const;
   bool ttl_enabled() const { return default_ttl_.has_value(); }
 

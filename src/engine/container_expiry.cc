@@ -93,6 +93,15 @@ Status Container::SwitchExpiryIndex(bool on) {
   return store_.Write(batch);
 }
 
+void Container::StopExpiryIndexBuild() const {
+  const std::lock_guard guard(write_state_->expiry_mutex);
+  ++write_state_->expiry_generation;
+  // Also a listing that begins after this and before the drop commits: it sees the
+  // index is not kept by writes and does not begin.
+  write_state_->expiry_writes.store(false);
+  write_state_->expiry_index_kept.store(false);
+}
+
 Status Container::BuildExpiryIndex() {
   ContainerWriteState& state = *write_state_;
   uint64_t generation = 0;

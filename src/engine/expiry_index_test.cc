@@ -464,5 +464,26 @@ TEST_F(ExpiryIndexTest, TheListingMissesNoItemWrittenMeanwhile) {
   EXPECT_EQ(ItemCount(), 0);
 }
 
+TEST_F(ExpiryIndexTest, DroppingTheContainerEndsItsListing) {
+  ReplaceTtl("");
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_TRUE(Write(WriteKind::kCreate, "i" + std::to_string(i)).ok());
+  }
+  ReplaceTtl(R"(,"defaultTtl":100)");
+  std::shared_ptr<Container> container = C();
+  Status built;
+  std::thread listing([&] { built = container->BuildExpiryIndex(); });
+  ASSERT_TRUE(account_->DeleteContainer("db", "c").ok());
+  listing.join();
+  EXPECT_TRUE(built.ok()) << built.ToString();
+  // Nothing written after the drop: no entry, no marker of the dropped container.
+  const std::string marker = container->ExpiryMarkerKey();
+  container.reset();
+  EXPECT_EQ(EntriesInStore(), 0u);
+  account_.reset();
+  auto store = std::move(storage::Store::Open(options_.store)).value();
+  EXPECT_FALSE(store->Get(marker)->has_value());
+}
+
 }  // namespace
 }  // namespace orrery::engine
