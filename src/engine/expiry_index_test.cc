@@ -466,7 +466,7 @@ TEST_F(ExpiryIndexTest, TheListingMissesNoItemWrittenMeanwhile) {
 
 TEST_F(ExpiryIndexTest, DroppingTheContainerEndsItsListing) {
   ReplaceTtl("");
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < 6000; ++i) {
     ASSERT_TRUE(Write(WriteKind::kCreate, "i" + std::to_string(i)).ok());
   }
   ReplaceTtl(R"(,"defaultTtl":100)");
