@@ -342,6 +342,18 @@ class Container {
   Status RebuildIndex(uint64_t generation) const;
   // Ends a running rebuild: when this returns, it writes nothing more.
   void StopIndexRebuild() const;
+  // Whether the range index may serve a page read through a ReadView: taken before the
+  // view (ReadinessBeforeView) and checked after it (IndexServesView). Read after the
+  // view instead, a rebuild that ends while the view waits for writes in flight (its
+  // own among them) would make the page trust an index its snapshot holds only part of;
+  // and a rebuild that began (and cleared the index) before the snapshot bumps the
+  // generation.
+  struct IndexReadiness {
+    bool ready = false;
+    uint64_t generation = 0;
+  };
+  IndexReadiness ReadinessBeforeView() const;
+  bool IndexServesView(const IndexReadiness& before) const;
   // The change feed, latest-version mode (container_change_feed.cc): the items of
   // `scope` modified after `after_lsn` (and, when given, at or after `since_ts`), in
   // modification order, each with its `_lsn`, at most `max_items`. `last_lsn` is the
@@ -612,7 +624,8 @@ class Container {
   // index (container_full_text_statistics.cc), added to `page`; false when the index
   // cannot tell (the query is then evaluated).
   Result<bool> AnswerFullTextStatistics(const query::FullTextStatisticsQuery& statistics,
-                                        const ReadScope& scope, FeedPage& page) const;
+                                        const ReadScope& scope, bool index_ready,
+                                        FeedPage& page) const;
   // For an equality and one ORDER BY key: whether streaming the ORDER BY path reads less
   // than seeking the equality's matches on every page; for a full-text filter, whether
   // walking the items in creation order does. Counts the matches (charged).

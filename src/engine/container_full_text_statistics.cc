@@ -38,8 +38,9 @@ bool CoversWholePartitions(const ReadScope& scope,
 }  // namespace
 
 Result<bool> Container::AnswerFullTextStatistics(const query::FullTextStatisticsQuery& statistics,
-                                                 const ReadScope& scope, FeedPage& page) const {
-  if (!write_state_->index_ready.load()) return false;
+                                                 const ReadScope& scope, bool index_ready,
+                                                 FeedPage& page) const {
+  if (!index_ready) return false;
   const std::vector<const PhysicalPartition*> partitions = PartitionsIn(scope);
   if (!CoversWholePartitions(scope, partitions)) return false;
   // What each path's entries must answer: its words and each term's one stem.

@@ -111,6 +111,18 @@ std::string Container::IndexMarkerValue() const {
   return marker;
 }
 
+Container::IndexReadiness Container::ReadinessBeforeView() const {
+  IndexReadiness readiness;
+  // The generation first: BeginIndexRebuild clears `ready` before it bumps it.
+  readiness.generation = write_state_->index_generation.load();
+  readiness.ready = write_state_->index_ready.load();
+  return readiness;
+}
+
+bool Container::IndexServesView(const IndexReadiness& before) const {
+  return before.ready && write_state_->index_generation.load() == before.generation;
+}
+
 Result<bool> Container::IndexIsCurrent() const {
   ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> marker, store_.Get(IndexMarkerKey()));
   return marker && *marker == IndexMarkerValue();

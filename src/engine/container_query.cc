@@ -440,7 +440,9 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
                                   const ReadScope& requested_scope, int max_items,
                                   std::string_view continuation) const {
   // The page reads one point in time, with every write in it whole.
+  const IndexReadiness readiness = ReadinessBeforeView();
   const storage::Store::ReadView view(store_);
+  const bool index_ready = IndexServesView(readiness);
   if (query.ranks_by_score() && query.top()) {
     max_items =
         static_cast<int>(std::max<int64_t>(max_items, std::min<int64_t>(*query.top(), 100000)));
@@ -471,15 +473,14 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
   const query::FullTextStatisticsQuery* statistics = query.full_text_statistics();
   if (statistics != nullptr && continuation.empty()) {
     ORRERY_ASSIGN_OR_RETURN(const bool answered,
-                            AnswerFullTextStatistics(*statistics, scope, page));
+                            AnswerFullTextStatistics(*statistics, scope, index_ready, page));
     if (answered) return page;
   }
 
   const auto plan_start = Clock::now();
-  ORRERY_ASSIGN_OR_RETURN(
-      IndexPlan plan,
-      PlanIndexUse(indexing_, query.access_shape(), write_state_->index_ready.load(),
-                   PinnedPaths(settings_.partition_key, scope)));
+  ORRERY_ASSIGN_OR_RETURN(IndexPlan plan,
+                          PlanIndexUse(indexing_, query.access_shape(), index_ready,
+                                       PinnedPaths(settings_.partition_key, scope)));
   if (std::optional<IndexPlan> ordered =
           OrderedAlternative(indexing_, query.access_shape(), plan)) {
     // An equality and one ORDER BY key: seeking the equality reads its matches on every
@@ -557,7 +558,7 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
                                        std::string_view json) { return evaluate(json); };
     const query::VectorRanking* nearest = query.vector_ranking();
     const std::optional<uint32_t> vector_index =
-        nearest != nullptr ? VectorIndexOn(*nearest) : std::nullopt;
+        nearest != nullptr && index_ready ? VectorIndexOn(*nearest) : std::nullopt;
     if (vector_index) {
       ORRERY_RETURN_IF_ERROR(CollectNearest(run, *nearest, *vector_index, evaluate));
     } else if (plan.kind == IndexPlan::Kind::kLookup) {
