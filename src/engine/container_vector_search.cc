@@ -52,7 +52,8 @@ double ScoreOfGraphDistance(query::DistanceFunction distance, float graph_distan
 }  // namespace
 
 std::optional<uint32_t> Container::VectorIndexOn(const query::VectorRanking& ranking) const {
-  if (!indexing_.enabled() || !write_state_->index_ready.load()) return std::nullopt;
+  // Whether the index is ready for the page's view is the caller's (Container::Query).
+  if (!indexing_.enabled()) return std::nullopt;
   const std::vector<query::VectorIndexSpec>& indexes = vectors_->indexes();
   for (size_t i = 0; i < indexes.size(); ++i) {
     if (indexes[i].segments == ranking.path) {

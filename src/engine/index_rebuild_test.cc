@@ -39,6 +39,16 @@ Status WriteItem(Container& container, int i) {
   return container.WriteItem(request).status();
 }
 
+// An in-memory account whose container "c" indexes every path.
+std::unique_ptr<Account> OpenIndexingAll() {
+  AccountOptions options;
+  options.store.in_memory = true;
+  auto account = std::move(Account::Open(options)).value();
+  EXPECT_TRUE(account->CreateDatabase(J(R"({"id":"db"})"), {}).ok());
+  EXPECT_TRUE(account->CreateContainer("db", J(kIndexesAll), {}).ok());
+  return account;
+}
+
 bool WaitForIndex(const Account& account) {
   for (int i = 0; i < 1000; ++i) {
     auto container = account.GetContainer("db", "c");
@@ -123,11 +133,7 @@ TEST(IndexRebuildTest, PolicyChangeReindexesOnlineWhileWritesGoOn) {
 }
 
 TEST(IndexRebuildTest, RemovedPathsStopBeingUsedAtOnce) {
-  AccountOptions options;
-  options.store.in_memory = true;
-  auto account = std::move(Account::Open(options)).value();
-  ASSERT_TRUE(account->CreateDatabase(J(R"({"id":"db"})"), {}).ok());
-  ASSERT_TRUE(account->CreateContainer("db", J(kIndexesAll), {}).ok());
+  auto account = OpenIndexingAll();
   auto container = *account->GetContainer("db", "c");
   for (int i = 0; i < 50; ++i) ASSERT_TRUE(WriteItem(*container, i).ok());
   EXPECT_EQ(RunQuery(*container, "SELECT VALUE c.id FROM c ORDER BY c.x").ids.size(), 50u);
@@ -184,11 +190,7 @@ TEST(IndexRebuildTest, ARebuildCutShortByAStopResumesOnStart) {
 // the index, which its snapshot may hold only part of (a CI run saw 50 of 60 rows so);
 // nor may a rebuild that begins, and clears the index, before the snapshot.
 TEST(IndexRebuildTest, AQueryPageTrustsTheIndexOnlyIfReadyBeforeItsView) {
-  AccountOptions options;
-  options.store.in_memory = true;
-  auto account = std::move(Account::Open(options)).value();
-  ASSERT_TRUE(account->CreateDatabase(J(R"({"id":"db"})"), {}).ok());
-  ASSERT_TRUE(account->CreateContainer("db", J(kIndexesAll), {}).ok());
+  auto account = OpenIndexingAll();
   auto container = *account->GetContainer("db", "c");
   for (int i = 0; i < 200; ++i) ASSERT_TRUE(WriteItem(*container, i).ok());
   EXPECT_TRUE(container->IndexServesView(container->ReadinessBeforeView()));
