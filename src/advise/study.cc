@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "advise/indexing_policy.h"
+#include "advise/load_order.h"
 #include "advise/operation_samples.h"
 #include "advise/study_measures.h"
 #include "advise/traffic_replay.h"
@@ -91,56 +92,62 @@ CandidateItem ItemFor(const Candidate& candidate, const json::Value& item,
   return out;
 }
 
-// Every item into every candidate's container, `threads` at a time. A bad item fails the
-// study; an item a container refuses (a duplicate id in its logical partition) is
-// counted.
-Status LoadItems(const ItemSource& items, const StudyOptions& options,
-                 const std::vector<std::shared_ptr<engine::Container>>& containers,
-                 std::vector<CandidateResult>& results) {
+// The items of a study as sizing kept them for loading: each item's JSON, and for each
+// candidate the order to load them in.
+struct LoadPlan {
+  std::vector<std::string> bodies;  // by item number
+  std::vector<LoadOrder> orders;    // by candidate
+};
+
+// Loads every item into every candidate's container, one candidate after the other, each
+// in its load order (load_order.h). An item a container refuses (a duplicate id in its
+// logical partition) is counted.
+void LoadItems(const LoadPlan& plan, const StudyOptions& options,
+               const std::vector<std::shared_ptr<engine::Container>>& containers,
+               std::vector<CandidateResult>& results) {
   std::atomic<uint64_t> done{0};
-  std::atomic<bool> failed{false};
   std::mutex mutex;
-  Status failure = Status::Ok();
-  const uint64_t total = items.count();
+  const uint64_t total = plan.bodies.size() * containers.size();
   const int threads = std::max(1, options.threads);
-  auto load = [&](int thread) {
-    for (uint64_t i = static_cast<uint64_t>(thread); i < total && !failed.load();
-         i += static_cast<uint64_t>(threads)) {
-      Result<json::Value> item = items.Item(i);
-      if (!item.ok()) {
-        const std::lock_guard lock(mutex);
-        if (!failed.exchange(true)) failure = item.status();
-        return;
-      }
-      const std::string plain_body = json::Write(*item);
-      for (size_t c = 0; c < containers.size(); ++c) {
-        const CandidateItem stored = ItemFor(options.candidates[c], *item, plain_body);
-        Status written = stored.key.status();
-        if (stored.key.ok()) {
-          engine::ItemWriteRequest request;
-          request.partition_key = *stored.key;
-          request.body = stored.body();
-          written = containers[c]->WriteItem(request).status();
+  for (size_t c = 0; c < containers.size(); ++c) {
+    const LoadOrder& order = plan.orders[c];
+    auto load = [&](int thread) {
+      const auto [begin, end] = order.Stretch(thread, threads);
+      for (size_t k = begin; k < end; ++k) {
+        const std::string& body = plan.bodies[order.items[k]];
+        Result<json::Value> item = json::Parse(body);
+        Status written = item.status();
+        if (item.ok()) {
+          const CandidateItem stored = ItemFor(options.candidates[c], *item, body);
+          written = stored.key.status();
+          if (stored.key.ok()) {
+            engine::ItemWriteRequest request;
+            request.partition_key = *stored.key;
+            request.body = stored.body();
+            request.known_absent = !order.checked[k];
+            written = containers[c]->WriteItem(request).status();
+          }
         }
-        const std::lock_guard lock(mutex);
-        if (written.ok()) {
-          ++results[c].items_loaded;
-        } else if (++results[c].items_refused == 1) {
-          results[c].first_refusal = written.message();
+        {
+          const std::lock_guard lock(mutex);
+          if (written.ok()) {
+            ++results[c].items_loaded;
+          } else if (++results[c].items_refused == 1) {
+            results[c].first_refusal = written.message();
+          }
+        }
+        const uint64_t n = done.fetch_add(1) + 1;
+        if (thread == 0 && options.progress && (n % 4096 == 0 || n == total)) {
+          options.progress("loading", n, total);
         }
       }
-      const uint64_t n = done.fetch_add(1) + 1;
-      if (thread == 0 && options.progress && (n % 4096 == 0 || n == total)) {
-        options.progress("loading", n, total);
-      }
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int t = 1; t < threads; ++t) workers.emplace_back(load, t);
-  load(0);
-  for (std::thread& worker : workers) worker.join();
+    };
+    std::vector<std::thread> workers;
+    for (int t = 1; t < threads; ++t) workers.emplace_back(load, t);
+    load(0);
+    for (std::thread& worker : workers) worker.join();
+  }
   if (options.progress) options.progress("loading", done.load(), total);
-  return failure;
 }
 
 // Splits until no partition holds more than the scaled 50 GB (each round halves every
@@ -196,13 +203,21 @@ Result<int64_t> StoredOverhead(engine::Account& account, const json::Value& item
 using SizeList = std::vector<engine::Container::LogicalPartitionSize>;
 
 // Each candidate's logical partition sizes, estimated from the items before loading
-// (their JSON plus the stored overhead), in EPK order.
+// (their JSON plus the stored overhead), in EPK order; `plan` gets the items' JSON and
+// each candidate's load order (an item whose key the candidate refuses comes first, to
+// be refused when loading).
 Result<std::vector<SizeList>> EstimateSizes(const ItemSource& items, const StudyOptions& options,
-                                            int64_t overhead) {
+                                            int64_t overhead, LoadPlan& plan) {
   const int threads = std::max(1, options.threads);
   const size_t n = options.candidates.size();
+  if (items.count() > std::numeric_limits<uint32_t>::max()) {
+    return Status::BadRequest("A study holds at most 4,294,967,295 items.");
+  }
+  plan.bodies.assign(items.count(), std::string());
   std::vector<std::vector<std::unordered_map<std::string, int64_t>>> partial(
       static_cast<size_t>(threads), std::vector<std::unordered_map<std::string, int64_t>>(n));
+  std::vector<std::vector<LoadOrderBuilder>> orders(static_cast<size_t>(threads),
+                                                    std::vector<LoadOrderBuilder>(n));
   std::vector<Status> failures(static_cast<size_t>(threads), Status::Ok());
   auto estimate = [&](int thread) {
     for (uint64_t i = static_cast<uint64_t>(thread); i < items.count();
@@ -212,12 +227,19 @@ Result<std::vector<SizeList>> EstimateSizes(const ItemSource& items, const Study
         failures[static_cast<size_t>(thread)] = item.status();
         return;
       }
-      const std::string plain_body = json::Write(*item);
+      std::string& plain_body = plan.bodies[i];
+      plain_body = json::Write(*item);
+      const std::string_view id = item->Find("id")->as_string();
       for (size_t c = 0; c < n; ++c) {
+        LoadOrderBuilder& order = orders[static_cast<size_t>(thread)][c];
         const CandidateItem stored = ItemFor(options.candidates[c], *item, plain_body);
-        if (!stored.key.ok()) continue;  // refused when loading, and counted there
+        if (!stored.key.ok()) {  // refused when loading, and counted there
+          order.Add("", id, static_cast<uint32_t>(i));
+          continue;
+        }
         const std::string epk =
             partition::EffectivePartitionKey(options.candidates[c].definition(), *stored.key);
+        order.Add(epk, id, static_cast<uint32_t>(i));
         partial[static_cast<size_t>(thread)][c][epk] +=
             static_cast<int64_t>(stored.body().size()) + overhead;
       }
@@ -233,6 +255,12 @@ Result<std::vector<SizeList>> EstimateSizes(const ItemSource& items, const Study
   for (std::thread& worker : workers) worker.join();
   if (options.progress) options.progress("generating and sizing", items.count(), items.count());
   for (const Status& failure : failures) ORRERY_RETURN_IF_ERROR(failure);
+  plan.orders.assign(n, {});
+  for (size_t c = 0; c < n; ++c) {
+    LoadOrderBuilder all = std::move(orders[0][c]);
+    for (size_t t = 1; t < orders.size(); ++t) all.Merge(std::move(orders[t][c]));
+    plan.orders[c] = std::move(all).Build();
+  }
   std::vector<SizeList> sizes(n);
   for (size_t c = 0; c < n; ++c) {
     std::unordered_map<std::string, int64_t> merged = std::move(partial[0][c]);
@@ -323,10 +351,13 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
         static_cast<int>(container->settings().partitions.partitions().size());
     containers.push_back(std::move(container));
   }
+  LoadPlan plan;
+  plan.orders.resize(containers.size());
   if (items.count() > 0) {
     ORRERY_ASSIGN_OR_RETURN(json::Value first, items.Item(0));
     ORRERY_ASSIGN_OR_RETURN(const int64_t overhead, StoredOverhead(*account, first));
-    ORRERY_ASSIGN_OR_RETURN(std::vector<SizeList> sizes, EstimateSizes(items, options, overhead));
+    ORRERY_ASSIGN_OR_RETURN(std::vector<SizeList> sizes,
+                            EstimateSizes(items, options, overhead, plan));
     for (size_t c = 0; c < containers.size(); ++c) {
       ORRERY_RETURN_IF_ERROR(
           SplitAhead(*account, ContainerId(c), sizes[c], SplitThreshold(options)));
@@ -337,7 +368,8 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
   // (empty) container its size, so that writes need not read their logical partition's
   // size to know it stays below the limit.
   ORRERY_RETURN_IF_ERROR(account->SplitWhereNeeded());
-  ORRERY_RETURN_IF_ERROR(LoadItems(items, options, containers, results));
+  LoadItems(plan, options, containers, results);
+  plan = LoadPlan();
   if (options.progress) options.progress("splitting at scale", 0, 1);
   ORRERY_RETURN_IF_ERROR(SplitAtScale(*account, containers));
 

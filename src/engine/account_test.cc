@@ -110,6 +110,29 @@ TEST_F(AccountTest, IdIsUniquePerLogicalPartition) {
   EXPECT_FALSE(upsert->created);
 }
 
+TEST_F(AccountTest, ACreateKnownAbsentIsStoredCountedAndStillGuardsItsId) {
+  // orrery advise's loading: the caller vouches that the id is new, so the store is not
+  // asked first; the item must be stored, counted and indexed as any create's.
+  ItemWriteRequest r;
+  r.partition_key = Key("a");
+  const std::string body = R"({"id":"k","pk":"a","n":7})";
+  r.body = body;
+  r.known_absent = true;
+  Result<ItemResult> created = container_->WriteItem(r);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_TRUE(created->created);
+  Result<Container::ReadResult> read = container_->ReadItem(Key("a"), "k", std::nullopt);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(J(read->item.json).Find("n")->as_int(), 7);
+  Result<std::vector<Container::LogicalPartitionSize>> sizes = container_->LogicalPartitionSizes();
+  ASSERT_TRUE(sizes.ok());
+  ASSERT_EQ(sizes->size(), 1u);
+  EXPECT_EQ(sizes->front().items, 1);
+  // A create that does not vouch is checked as always.
+  EXPECT_EQ(Write(WriteKind::kCreate, "a", R"({"id":"k","pk":"a"})").status().code(),
+            StatusCode::kConflict);
+}
+
 TEST_F(AccountTest, RejectsBadItemsAndChangesNothing) {
   EXPECT_EQ(Write(WriteKind::kCreate, "a", R"({"id":"1","pk":"b"})").status().substatus(), 1001);
   EXPECT_EQ(Write(WriteKind::kCreate, "a", R"({"pk":"a"})").status().code(),

@@ -273,7 +273,10 @@ Result<ItemResult> Container::WriteItem(const ItemWriteRequest& request) {
   std::unique_lock partition_lock = LockLogicalPartition(write.epk);
   std::lock_guard lock(StripeFor(key));
   CommitScope commit(*this);
-  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> existing, store_.Get(key));
+  std::optional<std::string> existing;
+  if (!request.known_absent || request.kind != WriteKind::kCreate) {
+    ORRERY_ASSIGN_OR_RETURN(existing, store_.Get(key));
+  }
   storage::WriteBatch batch;
   ORRERY_ASSIGN_OR_RETURN(ItemResult result,
                           AddWriteToBatch(request, std::move(write), existing, batch, nullptr));

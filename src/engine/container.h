@@ -79,6 +79,11 @@ struct ItemWriteRequest {
   std::string_view url_id;                     // replace only
   std::string_view body;
   std::optional<std::string> if_match;
+  // A create whose caller knows that its logical partition holds no item of that id (orrery
+  // advise's loading, which checks its items itself): the store is not asked. Writing an
+  // item that does exist this way replaces it without a word, so nothing serving clients
+  // sets it.
+  bool known_absent = false;
 };
 
 // What a feed or query reads: an EPK range of the container, optionally one logical

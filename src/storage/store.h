@@ -28,8 +28,9 @@ struct StoreOptions {
   bool sync_writes = false;            // fdatasync the WAL on every write
   size_t block_cache_bytes = 32 << 20;
   // A throwaway store, dropped when the process ends (orrery advise's measurements):
-  // no write-ahead log, no compression, large memtables. Never for data a client was
-  // told is written.
+  // no write-ahead log, no compression, large memtables, no compaction (it is loaded
+  // once and read briefly), no flush at close. Never for data a client was told is
+  // written.
   bool scratch = false;
 };
 
