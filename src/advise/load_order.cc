@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <string>
 #include <tuple>
+
+#include "common/encoding.h"
 
 namespace orrery::advise {
 namespace {
@@ -11,15 +12,12 @@ namespace {
 // A level of a V2 hash is 32 hex digits (engine/partition/effective_partition_key.h).
 constexpr size_t kLevelDigits = 32;
 
-// The first 16 digits of an uppercase hex string as a number (missing digits as 0).
+// The first 16 digits of a hex string as a number (missing digits as 0).
 uint64_t HexPrefix(std::string_view hex) {
   uint64_t value = 0;
   for (size_t i = 0; i < 16; ++i) {
-    const char ch = i < hex.size() ? hex[i] : '0';
-    uint64_t digit = 0;
-    if (ch >= '0' && ch <= '9') digit = static_cast<uint64_t>(ch - '0');
-    if (ch >= 'A' && ch <= 'F') digit = static_cast<uint64_t>(ch - 'A' + 10);
-    value = (value << 4) | digit;
+    const int digit = i < hex.size() ? HexValue(hex[i]) : 0;
+    value = (value << 4) | static_cast<uint64_t>(std::max(digit, 0));
   }
   return value;
 }
@@ -37,10 +35,10 @@ void LoadOrderBuilder::Add(std::string_view epk, std::string_view id, uint32_t i
   slot.first = HexPrefix(epk);
   slot.second = HexPrefix(epk.size() > kLevelDigits ? epk.substr(kLevelDigits) : "");
   slot.item = item;
-  std::string identity(epk);
-  identity.push_back('\0');
-  identity.append(id);
-  slot.identity = std::hash<std::string>{}(identity);
+  // A clash of different (EPK, id) pairs only costs those items the engine's look-up.
+  const size_t epk_hash = std::hash<std::string_view>{}(epk);
+  slot.identity = epk_hash ^ (std::hash<std::string_view>{}(id) + 0x9e3779b97f4a7c15ULL +
+                              (epk_hash << 6) + (epk_hash >> 2));
   slots_.push_back(slot);
 }
 

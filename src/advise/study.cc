@@ -206,8 +206,9 @@ using SizeList = std::vector<engine::Container::LogicalPartitionSize>;
 // (their JSON plus the stored overhead), in EPK order; `plan` gets the items' JSON and
 // each candidate's load order (an item whose key the candidate refuses comes first, to
 // be refused when loading).
-Result<std::vector<SizeList>> EstimateSizes(const ItemSource& items, const StudyOptions& options,
-                                            int64_t overhead, LoadPlan& plan) {
+Result<std::vector<SizeList>> EstimateSizesAndPlanLoad(const ItemSource& items,
+                                                       const StudyOptions& options,
+                                                       int64_t overhead, LoadPlan& plan) {
   const int threads = std::max(1, options.threads);
   const size_t n = options.candidates.size();
   if (items.count() > std::numeric_limits<uint32_t>::max()) {
@@ -357,7 +358,7 @@ Result<StudyResult> RunStudy(const ItemSource& items, const StudyOptions& option
     ORRERY_ASSIGN_OR_RETURN(json::Value first, items.Item(0));
     ORRERY_ASSIGN_OR_RETURN(const int64_t overhead, StoredOverhead(*account, first));
     ORRERY_ASSIGN_OR_RETURN(std::vector<SizeList> sizes,
-                            EstimateSizes(items, options, overhead, plan));
+                            EstimateSizesAndPlanLoad(items, options, overhead, plan));
     for (size_t c = 0; c < containers.size(); ++c) {
       ORRERY_RETURN_IF_ERROR(
           SplitAhead(*account, ContainerId(c), sizes[c], SplitThreshold(options)));

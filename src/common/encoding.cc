@@ -21,14 +21,14 @@ constexpr std::array<int8_t, 256> MakeBase64Table() {
 }
 constexpr auto kBase64Table = MakeBase64Table();
 
+}  // namespace
+
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
-
-}  // namespace
 
 std::string Base64Encode(std::string_view bytes) {
   std::string out;

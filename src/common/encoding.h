@@ -16,6 +16,8 @@ std::optional<std::string> Base64Decode(std::string_view text);
 // Percent-decoding of URL path segments ('+' stays a plus, as Cosmos DB paths use it
 // literally). nullopt on a malformed escape.
 std::optional<std::string> PercentDecode(std::string_view text);
+// The value of a hex digit of either case, or -1.
+int HexValue(char c);
 // Percent-encodes every byte but the unreserved ones (A-Z a-z 0-9 - _ . ~).
 std::string PercentEncode(std::string_view text);
 

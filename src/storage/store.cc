@@ -177,12 +177,12 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     db_options.disable_auto_compactions = true;
     db_options.level0_slowdown_writes_trigger = 1 << 30;
     db_options.level0_stop_writes_trigger = 1 << 30;
+    // Its memtables are dropped with it: flushing them at close (RocksDB does when the
+    // WAL is off) writes tables nobody reads.
+    db_options.avoid_flush_during_shutdown = true;
   }
   // Only counter keys are ever merged (WriteBatch::AddToCounter).
   db_options.merge_operator = std::make_shared<CounterMergeOperator>();
-  // A scratch store's memtables are dropped with it: flushing them at close (RocksDB
-  // does when the WAL is off) writes tables nobody reads.
-  db_options.avoid_flush_during_shutdown = options.scratch;
 
   db_options.info_log = NewForwardingLogger();
 
