@@ -43,7 +43,7 @@ int Main(int argc, char** argv) {
   serve_cmd->add_option("--consistency-level", serve.consistency_level,
                         "The account's default consistency: Strong, BoundedStaleness, Session "
                         "(default), ConsistentPrefix or Eventual");
-  serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: one per core)");
+  serve_cmd->add_option("--threads", serve.threads, "I/O threads (default: two per core)");
   serve_cmd
       ->add_option("--query-page-time-ms", serve.query_page_time_ms,
                    "How long one page of a query may run before it ends early with a "

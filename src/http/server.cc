@@ -20,6 +20,8 @@ namespace orrery::http {
 
 namespace {
 
+constexpr int kIoThreadsPerCore = 2;  // ThreadCount() says why
+
 // The Server behind the interface: `threads` I/O threads, each running an io_context of
 // its own, one Listener that hands each connection to them in turn, and the TLS context
 // and session config every session refers to. One io_context per thread rather than one
@@ -91,7 +93,10 @@ int ServerImpl::ThreadCount() const {
   if (options_.threads > 0) {
     return options_.threads;
   }
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  // Two per core: with one, a thread that found no request left slept and its core was
+  // woken for the next one; those wake-ups were 29% of a point read's CPU, 10% with two
+  // (point reads ~1.35x faster, writes unchanged; http/README.md).
+  return kIoThreadsPerCore * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 // A literal address is used as is; a name is resolved, preferring IPv4 because the

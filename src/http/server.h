@@ -27,7 +27,7 @@ using Classifier = std::function<WorkKind(const Request&)>;
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8081;  // 0 picks a free port; see Server::port()
-  int threads = 0;       // 0 = one per core
+  int threads = 0;       // 0 = two per core
   bool tls = true;
   // "= {}" keeps GCC's -Wmissing-field-initializers quiet for designated initializers
   // that leave these out.
