@@ -95,7 +95,7 @@ int ServerImpl::ThreadCount() const {
   }
   // Two per core: with one, a thread that found no request left slept and its core was
   // woken for the next one; those wake-ups were 29% of a point read's CPU, 10% with two
-  // (point reads ~1.35x faster, writes unchanged; http/README.md).
+  // (point reads ~1.33x faster, writes 2-5% dearer in CPU; http/README.md).
   return kIoThreadsPerCore * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
