@@ -720,6 +720,12 @@ class Container {
   Status VisitInCreationOrder(QueryRun& run, const std::vector<std::string>& keys,
                               const std::vector<CreationPosition>* resume,
                               const CreationVisit& visit) const;
+  // Visits, in batches, the items a ranking by one BM25 score puts first
+  // (container_full_text_ranking.cc) until the run holds `rows_wanted` rows. false, with
+  // nothing visited, when the index cannot score the ranking (a phrase term, a path or
+  // language it does not index, creation order not kept).
+  Result<bool> RankByTermFrequencies(QueryRun& run, const query::FullTextRanking& ranking,
+                                     int64_t rows_wanted, const CreationVisit& visit) const;
   // Moves an item between the creation lists in `batch`: off them under `removed`, on
   // them under `added` (an item's number, from its _rid).
   void AddCreationChanges(storage::WriteBatch& batch, std::string_view epk, std::string_view id,

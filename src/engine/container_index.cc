@@ -102,7 +102,9 @@ std::string Container::IndexMarkerValue() const {
   // composites is current only once rebuilt with them (docs/storage-format.md).
   if (!indexing_.composite_indexes().empty()) marker += "\n+composite-entries";
   // Likewise full-text indexes, whose entries were not written before the inverted index.
-  if (!indexing_.full_text_paths().empty()) marker += "\n+full-text-entries+word-counts";
+  if (!indexing_.full_text_paths().empty()) {
+    marker += "\n+full-text-entries+word-counts+term-frequencies";
+  }
   // Likewise Geometry spatial indexes, whose entries were not written before their grid.
   if (std::any_of(indexing_.spatial_indexes().begin(), indexing_.spatial_indexes().end(),
                   [](const index::SpatialIndex& index) { return index.box.has_value(); })) {

@@ -35,6 +35,7 @@
 #include "index/index_key.h"
 #include "index/index_scan.h"
 #include "json/json.h"
+#include "query/full_text_ranking.h"
 #include "query/full_text_statistics.h"
 #include "query/vector_references.h"
 #include "storage/counter.h"
@@ -559,7 +560,17 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     const query::VectorRanking* nearest = query.vector_ranking();
     const std::optional<uint32_t> vector_index =
         nearest != nullptr && index_ready ? VectorIndexOn(*nearest) : std::nullopt;
-    if (vector_index) {
+    // A ranking by one BM25 score reads the best items only (container_full_text_ranking.cc).
+    bool ranked = false;
+    const std::optional<int64_t> rows_end = ResultRowEnd(query);
+    if (!vector_index && plan.kind == IndexPlan::Kind::kLookup &&
+        query.full_text_ranking() != nullptr && rows_end) {
+      ORRERY_ASSIGN_OR_RETURN(ranked, RankByTermFrequencies(run, *query.full_text_ranking(),
+                                                            *rows_end, evaluate_in_order));
+    }
+    if (ranked) {
+      // rows evaluated above
+    } else if (vector_index) {
       ORRERY_RETURN_IF_ERROR(CollectNearest(run, *nearest, *vector_index, evaluate));
     } else if (plan.kind == IndexPlan::Kind::kLookup) {
       std::vector<std::string> keys;

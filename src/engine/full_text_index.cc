@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/encoding.h"
 #include "index/index_key.h"
 #include "query/text_analysis.h"
 #include "storage/keys.h"
@@ -22,6 +23,34 @@ std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
   return prefix;
 }
 
+std::string FullTextFrequencyPrefix(uint32_t container, uint32_t partition,
+                                    std::span<const std::string> path) {
+  std::string prefix = index::PathPrefix(container, partition, path);
+  prefix.insert(kPathStart, 1, kFullTextFrequencyMarker);
+  return prefix;
+}
+
+index::KeyRange FullTextFrequencyRange(const std::string& frequency_prefix, std::string_view stem) {
+  index::KeyRange range{frequency_prefix, {}};
+  index::AppendValue(range.begin, json::Value::String(std::string(stem)));
+  // A term frequency's first byte is below 0xFF (a text holds far fewer words).
+  range.end = range.begin + '\xFF';
+  return range;
+}
+
+std::optional<FrequencyEntry> ParseFrequencyEntry(std::string_view after_stem) {
+  constexpr size_t kCounts = 8;
+  if (after_stem.size() < kCounts + 2) return std::nullopt;
+  const size_t zero = after_stem.find('\0', kCounts);
+  if (zero == std::string_view::npos) return std::nullopt;
+  FrequencyEntry entry;
+  entry.tf = static_cast<int>(DecodeFixed32BE(after_stem.substr(0, 4)));
+  entry.words = static_cast<int>(DecodeFixed32BE(after_stem.substr(4, 4)));
+  entry.epk = after_stem.substr(kCounts, zero - kCounts);
+  entry.id = after_stem.substr(zero + 1);
+  return entry;
+}
+
 void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
                              const query::FullTextPolicy& languages, const json::Value& document,
                              const index::ItemLocation& where, std::vector<std::string>& keys) {
@@ -37,12 +66,24 @@ void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
     if (stems.empty()) continue;
     const auto words = static_cast<int64_t>(stems.size());
     std::sort(stems.begin(), stems.end());
-    stems.erase(std::unique(stems.begin(), stems.end()), stems.end());
     const std::string prefix = FullTextPathPrefix(where.container, where.partition, path);
+    const std::string frequency_prefix =
+        FullTextFrequencyPrefix(where.container, where.partition, path);
     keys.push_back(index::EntryKey(prefix, json::Value::Int(words), where.epk, where.id));
-    for (std::string& stem : stems) {
-      keys.push_back(
-          index::EntryKey(prefix, json::Value::String(std::move(stem)), where.epk, where.id));
+    for (size_t first = 0; first < stems.size();) {
+      size_t end = first + 1;
+      while (end < stems.size() && stems[end] == stems[first]) ++end;
+      const json::Value stem = json::Value::String(std::move(stems[first]));
+      keys.push_back(index::EntryKey(prefix, stem, where.epk, where.id));
+      std::string frequency = frequency_prefix;
+      index::AppendValue(frequency, stem);
+      AppendFixed32BE(frequency, static_cast<uint32_t>(end - first));
+      AppendFixed32BE(frequency, static_cast<uint32_t>(words));
+      frequency += where.epk;
+      frequency += '\0';
+      frequency += where.id;
+      keys.push_back(std::move(frequency));
+      first = end;
     }
   }
 }

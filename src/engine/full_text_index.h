@@ -39,6 +39,13 @@
 namespace orrery::engine {
 
 inline constexpr char kFullTextMarker = '\x06';
+// Beside each stem's entry, one that also says how often the text holds the stem and how
+// many words it has, so that BM25 can be computed from entries alone
+// (container_full_text_ranking.cc):
+//
+//   0x11 | container (4, BE) | partition (4, BE) | 0x07 | path | 0x01 | stem | tf (4, BE)
+//        | words (4, BE) | EPK | 0x00 | id
+inline constexpr char kFullTextFrequencyMarker = '\x07';
 
 // Everything up to the stem: the start of one path's entries in one partition.
 std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
@@ -49,6 +56,21 @@ std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
 void AppendFullTextEntryKeys(const index::IndexingPolicy& policy,
                              const query::FullTextPolicy& languages, const json::Value& document,
                              const index::ItemLocation& where, std::vector<std::string>& keys);
+
+// Everything up to the stem of the term-frequency entries of one path in one partition.
+std::string FullTextFrequencyPrefix(uint32_t container, uint32_t partition,
+                                    std::span<const std::string> path);
+// The term-frequency entries of one stem, given the path's frequency prefix.
+index::KeyRange FullTextFrequencyRange(const std::string& frequency_prefix, std::string_view stem);
+// What follows the stem in a term-frequency entry (`after_stem`: the key past the range's
+// begin). nullopt if malformed.
+struct FrequencyEntry {
+  int tf = 0;
+  int words = 0;
+  std::string_view epk;
+  std::string_view id;
+};
+std::optional<FrequencyEntry> ParseFrequencyEntry(std::string_view after_stem);
 
 // The range of the word-count entries of one path in one partition, given its prefix.
 index::KeyRange FullTextWordCountRange(const std::string& path_prefix);

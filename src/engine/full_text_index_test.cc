@@ -200,11 +200,12 @@ class FullTextIndexTest : public ::testing::Test {
     std::vector<std::string> ids;
     size_t statistics_loaded = 0;
     size_t ranking_loaded = 0;
+    size_t ranking_entries = 0;
     json::Value statistics;
   };
-  Ranked Rank(const std::string& terms) {
-    const std::string text =
-        "SELECT TOP 1000 c.id FROM c ORDER BY RANK FullTextScore(c.text, " + terms + ")";
+  Ranked Rank(const std::string& terms, int top = 1000, const std::string& where = "") {
+    const std::string text = "SELECT TOP " + std::to_string(top) + " c.id FROM c " + where +
+                             " ORDER BY RANK FullTextScore(c.text, " + terms + ")";
     auto query = query::Compile(text, {}, nullptr, nullptr, &C()->full_text_policy());
     EXPECT_TRUE(query.ok()) << query.status().ToString();
     Ranked out;
@@ -225,6 +226,7 @@ class FullTextIndexTest : public ::testing::Test {
       out.ids.push_back(J(doc).Find("id")->as_string());
     }
     out.ranking_loaded = page->loaded_count;
+    out.ranking_entries = page->index_entries;
     return out;
   }
 
@@ -307,6 +309,43 @@ class FullTextIndexTest : public ::testing::Test {
     return score;
   }
 
+  std::set<std::string> AllTexts() const {
+    std::set<std::string> ids;
+    for (const auto& [id, text] : texts_) ids.insert(id);
+    return ids;
+  }
+  // The texts among `eligible` that hold a term, by the model's score, best first.
+  std::vector<double> ModelScoresOf(const std::vector<std::string>& terms,
+                                    const std::set<std::string>& eligible) const {
+    std::vector<double> scores;
+    for (const std::string& id : eligible) {
+      const double score = ModelScore(id, terms);
+      if (score > 0) scores.push_back(score);
+    }
+    std::sort(scores.rbegin(), scores.rend());
+    return scores;
+  }
+  // `ids` are the `top` best of `eligible` by the model's BM25 (any of tied texts), best
+  // first.
+  void ExpectBestByModel(const std::vector<std::string>& ids, const std::vector<std::string>& terms,
+                         size_t top, const std::set<std::string>& eligible) const {
+    const std::vector<double> best = ModelScoresOf(terms, eligible);
+    ASSERT_EQ(ids.size(), std::min(top, best.size()));
+    EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+      EXPECT_EQ(eligible.count(ids[i]), 1u) << ids[i];
+      EXPECT_NEAR(ModelScore(ids[i], terms), best[i], 1e-9) << i << ": " << ids[i];
+    }
+  }
+  // How many texts of `eligible` score at least what `id` scores.
+  size_t ScoringAtLeast(const std::string& id, const std::vector<std::string>& terms,
+                        const std::set<std::string>& eligible) const {
+    const double floor = ModelScore(id, terms) - 1e-9;
+    const std::vector<double> scores = ModelScoresOf(terms, eligible);
+    return static_cast<size_t>(
+        std::count_if(scores.begin(), scores.end(), [&](double s) { return s >= floor; }));
+  }
+
   std::unique_ptr<Account> account_;
   std::map<std::string, std::string> texts_;
 };
@@ -360,17 +399,39 @@ TEST_F(FullTextIndexTest, KeysAreOnePerDistinctStemUnderTheFullTextMarker) {
                           where, keys);
   // "red" and "car" (cars -> car); "and" and "the" are stop words; /de is not a string.
   // First the number of words BM25 counts: red cars red car.
+  // Each stem also has its term-frequency entry: twice each in 4 words.
   const std::string prefix = FullTextPathPrefix(7, 2, std::vector<std::string>{"text"});
-  ASSERT_EQ(keys.size(), 3u);
+  const std::string frequencies = FullTextFrequencyPrefix(7, 2, std::vector<std::string>{"text"});
+  const auto frequency_key = [&](const std::string& stem) {
+    std::string key = FullTextFrequencyRange(frequencies, stem).begin;
+    key += std::string("\0\0\0\x02\0\0\0\x04", 8);  // tf 2, words 4, big-endian
+    return key + "EPK" + '\0' + "id1";
+  };
+  ASSERT_EQ(keys.size(), 5u);
   EXPECT_EQ(keys[0], index::EntryKey(prefix, json::Value::Int(4), "EPK", "id1"));
   EXPECT_EQ(keys[1], index::EntryKey(prefix, json::Value::String("car"), "EPK", "id1"));
-  EXPECT_EQ(keys[2], index::EntryKey(prefix, json::Value::String("red"), "EPK", "id1"));
+  EXPECT_EQ(keys[2], frequency_key("car"));
+  EXPECT_EQ(keys[3], index::EntryKey(prefix, json::Value::String("red"), "EPK", "id1"));
+  EXPECT_EQ(keys[4], frequency_key("red"));
   const index::KeyRange words = FullTextWordCountRange(prefix);
   EXPECT_TRUE(words.begin <= keys[0] && keys[0] < words.end);
   EXPECT_FALSE(words.begin <= keys[1] && keys[1] < words.end);
   EXPECT_EQ(prefix[9], kFullTextMarker);
+  EXPECT_EQ(frequencies[9], kFullTextFrequencyMarker);
+  const index::KeyRange car = FullTextFrequencyRange(frequencies, "car");
+  EXPECT_TRUE(car.begin <= keys[2] && keys[2] < car.end);
+  EXPECT_FALSE(car.begin <= keys[4] && keys[4] < car.end);
+  const std::optional<FrequencyEntry> parsed =
+      ParseFrequencyEntry(keys[2].substr(car.begin.size()));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->tf, 2);
+  EXPECT_EQ(parsed->words, 4);
+  EXPECT_EQ(parsed->epk, "EPK");
+  EXPECT_EQ(parsed->id, "id1");
   // Not range-index path entries: path statistics and presence counts leave them out.
   EXPECT_FALSE(index::PathPrefixLength(keys[0]).has_value());
+  EXPECT_FALSE(index::PathPrefixLength(keys[2]).has_value());
+  EXPECT_FALSE(ParseWordCountEntry(keys[2]).has_value());
 }
 
 TEST_F(FullTextIndexTest, ARankingByFullTextScoreReadsOnlyTheTextsHoldingATerm) {
@@ -391,6 +452,86 @@ TEST_F(FullTextIndexTest, ARankingByFullTextScoreReadsOnlyTheTextsHoldingATerm) 
   EXPECT_EQ(ranked.ranking_loaded, holding.size());
   EXPECT_EQ(ranked.statistics_loaded, 0u);
   EXPECT_EQ(json::Write(ranked.statistics), json::Write(ModelStatistics({"moon", "rock"})));
+}
+
+// A TOP ranking of single words is scored from the term-frequency entries: it reads the
+// items of the best scores only, and answers what the model's BM25 ranks first.
+TEST_F(FullTextIndexTest, ATopRankingReadsOnlyTheBestTextsByTheirTermFrequencies) {
+  Open(kIndexed, 3);
+  LoadRandomTexts(400, 13);
+  // Texts holding the word more than once, and a long one.
+  ASSERT_TRUE(Upsert("i5", "moon moon moon").ok());
+  ASSERT_TRUE(Upsert("i77", "moon moon red").ok());
+  ASSERT_TRUE(Upsert("i200", "moon red blue car tree lamp fish door").ok());
+  const std::set<std::string> holding = WithPhrase("moon");
+  ASSERT_GT(holding.size(), 60u);
+
+  Ranked ranked = Rank("'moon'", 10);
+  ExpectBestByModel(ranked.ids, {"moon"}, 10, AllTexts());
+  EXPECT_LE(ranked.ranking_loaded, ScoringAtLeast(ranked.ids.back(), {"moon"}, AllTexts()));
+  EXPECT_LT(ranked.ranking_loaded, holding.size() / 2);
+  EXPECT_EQ(ranked.ranking_entries, holding.size());  // one term-frequency entry each
+
+  // Two words: each text's score sums both.
+  ranked = Rank("'moon', 'rock'", 5);
+  ExpectBestByModel(ranked.ids, {"moon", "rock"}, 5, AllTexts());
+  EXPECT_LT(ranked.ranking_loaded, holding.size() / 2);
+
+  // The entries follow replaces and deletes: a text that lost the word and a deleted one
+  // are not ranked, and their entries are gone.
+  ASSERT_TRUE(Upsert("i5", "red blue").ok());
+  ASSERT_TRUE(Delete("i77").ok());
+  ASSERT_TRUE(Upsert("i300", "moon moon moon moon").ok());
+  ranked = Rank("'moon'", 10);
+  ExpectBestByModel(ranked.ids, {"moon"}, 10, AllTexts());
+  EXPECT_EQ(ranked.ranking_entries, WithPhrase("moon").size());
+}
+
+// Other conditions leave out some of the best texts: the ranking reads further, in
+// order of score, until it has its rows.
+TEST_F(FullTextIndexTest, ATopRankingWithAFilterReadsOnUntilItHasItsRows) {
+  Open(kIndexed, 2);
+  LoadRandomTexts(400, 17);
+  std::set<std::string> kept;
+  for (const auto& [id, text] : texts_) {
+    if (id.rfind("i1", 0) != 0) kept.insert(id);
+  }
+  const Ranked ranked = Rank("'star'", 12, "WHERE NOT STARTSWITH(c.id, 'i1')");
+  ExpectBestByModel(ranked.ids, {"star"}, 12, kept);
+  EXPECT_LT(ranked.ranking_loaded, WithPhrase("star").size());
+}
+
+// A phrase's score counts its words standing in a row, which the entries do not record:
+// such a ranking reads every text holding its first word, as before.
+TEST_F(FullTextIndexTest, APhraseRankingIsEvaluatedOnTheTextsHoldingItsFirstWord) {
+  Open(kIndexed, 2);
+  LoadRandomTexts(200, 19);
+  const Ranked ranked = Rank("'blue car'", 5);
+  EXPECT_EQ(ranked.ranking_loaded, WithPhrase("blue").size());
+  for (const std::string& id : ranked.ids) EXPECT_EQ(WithPhrase("blue car").count(id), 1u) << id;
+}
+
+// A hybrid plan's per-range query names the statistics itself and orders by
+// _FullTextScore DESC: the same reading of the best texts only.
+TEST_F(FullTextIndexTest, AHybridPerRangeQueryReadsOnlyTheBestTexts) {
+  Open(kIndexed, 3);
+  LoadRandomTexts(300, 23);
+  const json::Value statistics = ModelStatistics({"fish"});
+  const json::Value& row = statistics.Find("fullTextStatistics")->as_array().front();
+  const std::string score = "_FullTextScore(c.text, ['fish'], " +
+                            json::Write(*statistics.Find("documentCount")) + ", " +
+                            json::Write(*row.Find("totalWordCount")) + ", " +
+                            json::Write(*row.Find("hitCounts")) + ", 'en-US')";
+  const std::string text =
+      "SELECT TOP 7 c.id FROM c WHERE (" + score + " > 0) ORDER BY " + score + " DESC";
+  auto query = query::Compile(text, {}, nullptr, nullptr, &C()->full_text_policy());
+  ASSERT_TRUE(query.ok()) << query.status().ToString();
+  auto page = C()->Query(**query, C()->FullScope(), 100, "");
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  std::vector<std::string> ids;
+  for (const std::string& doc : page->documents) ids.push_back(J(doc).Find("id")->as_string());
+  ExpectBestByModel(ids, {"fish"}, 7, AllTexts());
+  EXPECT_LT(page->loaded_count, WithPhrase("fish").size() / 2);
 }
 
 TEST_F(FullTextIndexTest, RankingStatisticsComeFromTheIndexAndMatchTheTexts) {

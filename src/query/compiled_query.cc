@@ -17,6 +17,7 @@
 #include "query/errors.h"
 #include "query/evaluator.h"
 #include "query/field_usage.h"
+#include "query/full_text_ranking.h"
 #include "query/full_text_references.h"
 #include "query/full_text_statistics.h"
 #include "query/geometry_references.h"
@@ -93,6 +94,7 @@ class CompiledQueryImpl final : public CompiledQuery {
         query_(*bound_.query),
         shape_(BuildAccessShape(bound_)),
         vector_ranking_(FindVectorRanking(bound_)),
+        full_text_ranking_(FindFullTextRanking(bound_)),
         full_text_statistics_(MatchFullTextStatistics(bound_)),
         members_(ItemMembersUsed(bound_)) {}
 
@@ -110,9 +112,13 @@ class CompiledQueryImpl final : public CompiledQuery {
   const FullTextStatisticsQuery* full_text_statistics() const override {
     return full_text_statistics_ ? &*full_text_statistics_ : nullptr;
   }
+  const FullTextRanking* full_text_ranking() const override {
+    return full_text_ranking_ ? &*full_text_ranking_ : nullptr;
+  }
   Status SetRankStatistics(const json::Value& statistics) override {
     ORRERY_RETURN_IF_ERROR(InjectStatistics(rank_, statistics));
     statistics_set_ = true;
+    full_text_ranking_ = FindFullTextRanking(bound_);  // the score now has its statistics
     return Status::Ok();
   }
   void set_compile_timings(const CompileTimings& timings) { timings_ = timings; }
@@ -471,6 +477,7 @@ class CompiledQueryImpl final : public CompiledQuery {
   const ast::Query& query_;
   const AccessShape shape_;
   const std::optional<VectorRanking> vector_ranking_;
+  std::optional<FullTextRanking> full_text_ranking_;
   const std::optional<FullTextStatisticsQuery> full_text_statistics_;
   const std::optional<std::vector<std::string>> members_;
   CompileTimings timings_;

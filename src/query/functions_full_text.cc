@@ -10,6 +10,7 @@
 #include <cmath>
 #include <optional>
 
+#include "query/bm25.h"
 #include "query/functions_internal.h"
 #include "query/text_analysis.h"
 
@@ -81,11 +82,6 @@ Value MatchIn(Args a, Mode mode) {
   return Match(a.subspan(1), a[0]->as_string(), mode);
 }
 
-// BM25 with Lucene's defaults (the service documents "standard BM25" without its
-// parameters).
-constexpr double kBm25K1 = 1.2;
-constexpr double kBm25B = 0.75;
-
 // How often the words of `term` stand in a row in `text`.
 int Occurrences(const std::vector<AnalyzedWord>& text, const std::vector<AnalyzedWord>& term) {
   if (term.empty() || term.size() > text.size()) return 0;
@@ -112,10 +108,9 @@ Value FullTextScoreWith(Args a) {
   }
   const std::string_view language = LanguageArg(a, 5);
   const std::vector<AnalyzedWord>& text = AnalyzeDocumentText(a[0]->as_string(), language);
-  const double documents = std::max(a[2]->as_double(), 1.0);
-  const double words = a[3]->as_double();
-  const double average = words > 0 ? words / documents : std::max<double>(text.size(), 1);
-  const double length_norm = 1 - kBm25B + kBm25B * static_cast<double>(text.size()) / average;
+  const double documents = a[2]->as_double();
+  const double length_norm =
+      bm25::LengthNorm(static_cast<double>(text.size()), documents, a[3]->as_double());
   double score = 0;
   const json::Array& terms = a[1]->as_array();
   const json::Array& hits = a[4]->as_array();
@@ -124,8 +119,7 @@ Value FullTextScoreWith(Args a) {
     const int tf = Occurrences(text, AnalyzeText(terms[j].as_string(), language));
     if (tf == 0) continue;
     const double df = j < hits.size() && hits[j].is_number() ? hits[j].as_double() : 1;
-    const double idf = std::log(1 + (documents - df + 0.5) / (df + 0.5));
-    score += idf * tf * (kBm25K1 + 1) / (tf + kBm25K1 * length_norm);
+    score += bm25::TermScore(bm25::Idf(documents, df), tf, length_norm);
   }
   return Value::Double(score);
 }

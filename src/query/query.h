@@ -24,6 +24,7 @@ class ComputedProperties;        // computed_properties.h
 class VectorPolicy;              // vector_policy.h
 class FullTextPolicy;            // full_text_policy.h
 struct VectorRanking;            // vector_references.h
+struct FullTextRanking;          // full_text_ranking.h
 struct FullTextStatisticsQuery;  // full_text_statistics.h
 
 struct Parameter {
@@ -149,6 +150,8 @@ class CompiledQuery {
   virtual bool ranks_by_score() const = 0;
   // ORDER BY VectorDistance that a vector index can serve (vector_references.h), or null.
   virtual const VectorRanking* vector_ranking() const = 0;
+  // A ranking by one BM25 score with its statistics (full_text_ranking.h), or null.
+  virtual const FullTextRanking* full_text_ranking() const = 0;
   virtual Status SetRankStatistics(const json::Value& statistics) = 0;
   // The query is a FullTextScore ranking's statistics query (full_text_statistics.h),
   // or null.
