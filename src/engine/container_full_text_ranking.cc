@@ -12,7 +12,6 @@
 #include "query/bm25.h"
 #include "query/full_text_ranking.h"
 #include "query/text_analysis.h"
-#include "storage/keys.h"
 
 namespace orrery::engine {
 namespace {
@@ -23,11 +22,13 @@ struct RankedTerm {
   double idf = 0;
 };
 
-// A text's score and where its item is.
+// A text's score and where its item is: its key suffix, in a buffer the texts share
+// (tens of thousands of small strings each allocated cost more than the scoring).
 struct Scored {
   double score = 0;
-  size_t partition = 0;  // position among the container's partitions (EPK order)
-  std::string suffix;
+  uint32_t partition = 0;  // position among the container's partitions (EPK order)
+  uint32_t at = 0;         // the suffix in the buffer
+  uint32_t length = 0;
 };
 
 // The terms of the ranking, or nullopt when the index cannot score one of them: a phrase
@@ -60,14 +61,15 @@ Result<bool> Container::RankByTermFrequencies(QueryRun& run, const query::FullTe
   if (!terms) return false;
 
   // Each text's score, its terms added in the query's order as _FullTextScore adds them
-  // (the same doubles). A text filed under two partitions while one splits counts once.
+  // (the same doubles). Each item is in one partition of the scope.
   const std::vector<PhysicalPartition>& partitions = settings_.partitions.partitions();
-  std::unordered_map<std::string, Scored> scores;
+  std::string suffixes;
+  std::vector<Scored> texts;
+  std::unordered_map<std::string, uint32_t> seen;  // by suffix, when several terms may meet
   for (const PhysicalPartition* partition : PartitionsIn(run.scope)) {
-    const size_t position = static_cast<size_t>(partition - partitions.data());
+    const auto position = static_cast<uint32_t>(partition - partitions.data());
     const std::string prefix =
         FullTextFrequencyPrefix(settings_.number, partition->number, ranking.path);
-    std::unordered_map<std::string, Scored> here;
     for (const RankedTerm& term : *terms) {
       const index::KeyRange range = FullTextFrequencyRange(prefix, term.stem);
       ORRERY_RETURN_IF_ERROR(
@@ -78,21 +80,32 @@ Result<bool> Container::RankByTermFrequencies(QueryRun& run, const query::FullTe
             if (!entry || entry->tf <= 0 || !run.scope.Contains(entry->epk)) return true;
             const double norm = query::bm25::LengthNorm(static_cast<double>(entry->words),
                                                         ranking.documents, ranking.words);
-            Scored& scored = here[storage::keys::ItemSuffix(entry->epk, entry->id)];
-            scored.partition = position;
-            scored.score += query::bm25::TermScore(term.idf, entry->tf, norm);
+            const double share = query::bm25::TermScore(term.idf, entry->tf, norm);
+            // The entry ends in the item's key suffix: EPK 0x00 id.
+            const std::string_view suffix(entry->epk.data(),
+                                          entry->epk.size() + 1 + entry->id.size());
+            if (terms->size() > 1) {
+              auto [it, added] =
+                  seen.try_emplace(std::string(suffix), static_cast<uint32_t>(texts.size()));
+              if (!added) {
+                texts[it->second].score += share;
+                return true;
+              }
+            }
+            texts.push_back({share, position, static_cast<uint32_t>(suffixes.size()),
+                             static_cast<uint32_t>(suffix.size())});
+            suffixes += suffix;
             return true;
           }));
     }
-    for (auto& [suffix, scored] : here) {
-      if (scores.try_emplace(suffix, std::move(scored)).second) scores[suffix].suffix = suffix;
-    }
   }
-  std::vector<Scored> ranked;
-  ranked.reserve(scores.size());
-  for (auto& [suffix, scored] : scores) ranked.push_back(std::move(scored));
+  std::vector<std::pair<double, uint32_t>> ranked;  // (score, text), best first
+  ranked.reserve(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    ranked.emplace_back(texts[i].score, static_cast<uint32_t>(i));
+  }
   std::sort(ranked.begin(), ranked.end(),
-            [](const Scored& a, const Scored& b) { return a.score > b.score; });
+            [](const auto& a, const auto& b) { return a.first > b.first; });
 
   // The best texts a batch at a time: as many as rows are still wanted and every one
   // tied with the last, visited in creation order (the order the items holding a term
@@ -102,9 +115,12 @@ Result<bool> Container::RankByTermFrequencies(QueryRun& run, const query::FullTe
   bool go_on = true;
   while (go_on && next < ranked.size() && static_cast<int64_t>(run.rows.size()) < rows_wanted) {
     size_t end = std::min(ranked.size(), next + static_cast<size_t>(rows_wanted - run.rows.size()));
-    while (end < ranked.size() && ranked[end].score == ranked[end - 1].score) ++end;
+    while (end < ranked.size() && ranked[end].first == ranked[end - 1].first) ++end;
     std::vector<std::pair<uint64_t, std::string>> batch;
-    for (size_t i = next; i < end; ++i) batch.emplace_back(0, ranked[i].suffix);
+    for (size_t i = next; i < end; ++i) {
+      const Scored& text = texts[ranked[i].second];
+      batch.emplace_back(0, suffixes.substr(text.at, text.length));
+    }
     ORRERY_ASSIGN_OR_RETURN(std::vector<std::optional<std::string>> jsons, LoadItems(run, batch));
     struct Loaded {
       size_t partition;
@@ -116,7 +132,7 @@ Result<bool> Container::RankByTermFrequencies(QueryRun& run, const query::FullTe
       if (!jsons[i]) continue;  // deleted or expired since its entries were read
       const std::optional<uint64_t> number = ItemNumberOfJson(*jsons[i]);
       if (!number) continue;
-      loaded.push_back({ranked[next + i].partition, *number, i});
+      loaded.push_back({texts[ranked[next + i].second].partition, *number, i});
     }
     std::sort(loaded.begin(), loaded.end(), [](const Loaded& a, const Loaded& b) {
       return a.partition != b.partition ? a.partition < b.partition : a.number < b.number;
