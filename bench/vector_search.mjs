@@ -14,7 +14,9 @@
 // queries per second, p50/p99 latency, the charge of one query, recall@10 against an
 // exact ranking computed here, the load time, the time a diskANN or quantizedFlat index
 // takes to build in every partition (BUILD_LIMIT_S bounds the wait, default 900) and the
-// server's peak RSS (DATA=clustered: vectors around 100 centres instead of uniform):
+// server's peak RSS (DATA=clustered: vectors around 100 centres instead of uniform;
+// QUANTIZATION_BYTES=M: the index's quantizationByteSize, product quantization for
+// quantizedFlat):
 //
 //   node bench/vector_search.mjs [N] [D] [Q] [TYPE] [CONC] [SECONDS]
 //
@@ -85,7 +87,7 @@ async function run(bin, n, d, q, type, conc, seconds) {
         id: "vectors",
         partitionKey: pk,
         vectorEmbeddingPolicy: { vectorEmbeddings: [{ path: "/e", dataType: "float32", distanceFunction: "cosine", dimensions: d }] },
-        indexingPolicy: { excludedPaths: [{ path: "/e/*" }], vectorIndexes: [{ path: "/e", type }] },
+        indexingPolicy: { excludedPaths: [{ path: "/e/*" }], vectorIndexes: [{ path: "/e", type, ...(process.env.QUANTIZATION_BYTES ? { quantizationByteSize: Number(process.env.QUANTIZATION_BYTES) } : {}) }] },
       },
       { offerThroughput: 100000 },
     );
@@ -175,7 +177,7 @@ async function run(bin, n, d, q, type, conc, seconds) {
       return r.requestCharge;
     }, conc, seconds);
     return {
-      vectors: { items: n, dimensions: d, data: clustered ? "clustered" : "uniform", index: type, load_s: vector_load_s, graph_build_s, recall_at_10: hits / 100, top10: vector },
+      vectors: { items: n, dimensions: d, data: clustered ? "clustered" : "uniform", index: type, quantization_bytes: process.env.QUANTIZATION_BYTES ? Number(process.env.QUANTIZATION_BYTES) : null, load_s: vector_load_s, graph_build_s, recall_at_10: hits / 100, top10: vector },
       full_text: { documents: q, load_s: text_load_s, full_text_contains_top10: contains, full_text_contains_rare_word_top10: rare, full_text_score_top10: ranked, full_text_score_rare_word_top10: ranked_rare },
       server_peak_rss_mb: Math.round((peakRssKb(server.pid) ?? 0) / 1024),
       concurrency: conc,

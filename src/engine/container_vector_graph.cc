@@ -14,6 +14,7 @@
 #include "common/encoding.h"
 #include "common/log.h"
 #include "engine/container.h"
+#include "engine/product_quantized_vectors.h"
 #include "engine/quantized_vectors.h"
 #include "engine/vector_graph.h"
 #include "index/vector_terms.h"
@@ -108,6 +109,10 @@ void Container::StartGraphBuildLocked(uint32_t partition, uint32_t vector_index,
                                           spec.indexing_search_list_size > 0
                                               ? static_cast<size_t>(spec.indexing_search_list_size)
                                               : kDefaultSearchListSize);
+  } else if (spec.quantization_byte_size > 0 &&
+             static_cast<size_t>(spec.quantization_byte_size) < size) {
+    graph = std::make_shared<ProductQuantizedVectors>(
+        embedding->distance, size, static_cast<size_t>(spec.quantization_byte_size));
   } else {
     graph = std::make_shared<QuantizedVectors>(embedding->distance, size);
   }
