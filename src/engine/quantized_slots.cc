@@ -49,8 +49,15 @@ void QuantizedSlots::RemoveLocked(std::string_view item) {
   labels_.erase(it);
 }
 
-void QuantizedSlots::ScanFinishedLocked() {
-  if (quantizing_) return;  // loaded: the model and bytes are the saved ones
+std::string QuantizedSlots::CalibrateUnlocked() {
+  Quantize();
+  return {};
+}
+
+void QuantizedSlots::ScanFinishedLocked() { Quantize(); }
+
+void QuantizedSlots::Quantize() {
+  if (quantizing_) return;  // done, or loaded: the model and bytes are the saved ones
   std::vector<size_t> used;
   for (size_t slot = 0; slot < items_.size(); ++slot) {
     if (!items_[slot].empty()) used.push_back(slot);

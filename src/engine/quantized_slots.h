@@ -40,6 +40,9 @@ class QuantizedSlots : public ApproximateVectorIndex {
 
   void PutLocked(std::string_view item, std::span<const float> vector) final;
   void RemoveLocked(std::string_view item) final;
+  // The model is learned and the scanned vectors encoded by the builder's Calibrate,
+  // outside the index's lock (and counted in the build time it logs), or else here.
+  std::string CalibrateUnlocked() final;
   void ScanFinishedLocked() final;
   size_t SizeLocked() const final { return labels_.size(); }
   Status SaveLocked(const std::string& base) const final;
@@ -95,6 +98,8 @@ class QuantizedSlots : public ApproximateVectorIndex {
   std::vector<float> norms_;  // by slot: the squared norm of the decoded vector
 
  private:
+  void Quantize();
+
   const std::string_view magic_;
   bool quantizing_ = false;         // after the build's scan: the model is learned
   std::vector<float> scanned_;      // the scan's vectors, by slot, until the model exists
