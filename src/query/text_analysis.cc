@@ -79,7 +79,8 @@ void AppendLower(std::string& out, std::string_view word) {
 // and stemming was 14% of ranking a common word by FullTextScore over 100,000 texts,
 // where a look-up here costs a hash of the word. Bounded: forgotten whole when full.
 const std::string& StemOf(const char* algorithm, sb_stemmer* stemmer, const std::string& word) {
-  constexpr size_t kMaxRemembered = 1 << 16;
+  // About 1.5 MB a thread at most; a text's common words stay well within it.
+  constexpr size_t kMaxRemembered = 1 << 14;
   thread_local std::map<const char*, std::unordered_map<std::string, std::string>> by_algorithm;
   std::unordered_map<std::string, std::string>& remembered = by_algorithm[algorithm];
   if (remembered.size() >= kMaxRemembered) remembered.clear();
