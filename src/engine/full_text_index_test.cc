@@ -422,7 +422,7 @@ TEST_F(FullTextIndexTest, KeysAreOnePerDistinctStemUnderTheFullTextMarker) {
   EXPECT_TRUE(car.begin <= keys[2] && keys[2] < car.end);
   EXPECT_FALSE(car.begin <= keys[4] && keys[4] < car.end);
   const std::optional<FrequencyEntry> parsed =
-      ParseFrequencyEntry(keys[2].substr(car.begin.size()));
+      ParseFrequencyEntry(std::string_view(keys[2]).substr(car.begin.size()));
   ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(parsed->tf, 2);
   EXPECT_EQ(parsed->words, 4);
