@@ -78,8 +78,8 @@ Result<OperationSample> RunPointOperation(const Operation& op, uint64_t draw_num
     request.partition_key = key;
     request.body = body;
     ORRERY_ASSIGN_OR_RETURN(engine::ItemResult written, container.WriteItem(request));
-    charge = written.created ? throughput::CreateCharge(written.bytes, written.index_terms)
-                             : throughput::ReplaceCharge(written.bytes, written.index_terms);
+    charge = written.created ? throughput::CreateCharge(written.bytes, written.index)
+                             : throughput::ReplaceCharge(written.bytes, written.index);
   }
   OperationSample sample;
   sample.request_units = charge;

@@ -76,20 +76,20 @@ Result<ParsedOperation> ParseOperation(const json::Value& spec, size_t index) {
 double ChargeOf(const engine::BatchOperation& op, const engine::BatchOperationResult& result) {
   if (!result.status.ok()) return throughput::kRejectedCharge;
   const size_t bytes = result.item.bytes;
-  const size_t terms = result.item.index_terms;
+  const throughput::IndexWrite& index = result.item.index;
   switch (op.kind) {
     case Kind::kRead:
       return throughput::PointReadCharge(bytes);
     case Kind::kDelete:
-      return throughput::DeleteCharge(bytes, terms);
+      return throughput::DeleteCharge(bytes, index);
     case Kind::kCreate:
-      return throughput::CreateCharge(bytes, terms);
+      return throughput::CreateCharge(bytes, index);
     case Kind::kUpsert:
-      return result.item.created ? throughput::CreateCharge(bytes, terms)
-                                 : throughput::ReplaceCharge(bytes, terms);
+      return result.item.created ? throughput::CreateCharge(bytes, index)
+                                 : throughput::ReplaceCharge(bytes, index);
     case Kind::kReplace:
     case Kind::kPatch:
-      return throughput::ReplaceCharge(bytes, terms);
+      return throughput::ReplaceCharge(bytes, index);
   }
   return 0;
 }

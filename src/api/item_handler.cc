@@ -79,8 +79,8 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
   ORRERY_ASSIGN_OR_RETURN(engine::ItemResult item, container.WriteItem(request));
   const bool replaced =
       kind == engine::WriteKind::kReplace || (kind == engine::WriteKind::kUpsert && !item.created);
-  double charge = replaced ? throughput::ReplaceCharge(item.bytes, item.index_terms)
-                           : throughput::CreateCharge(item.bytes, item.index_terms);
+  double charge = replaced ? throughput::ReplaceCharge(item.bytes, item.index)
+                           : throughput::CreateCharge(item.bytes, item.index);
   container.ChargeRequest(request.partition_key, charge);
   const int status = item.created ? 201 : 200;
   return ItemResponse(ctx, container, status, std::move(item), charge);
@@ -274,7 +274,7 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
     std::optional<std::string> if_match = ctx.OptionalHeader(headers::kIfMatch);
     ORRERY_ASSIGN_OR_RETURN(engine::ItemResult deleted, container->DeleteItem(key, id, if_match));
-    const double charge = throughput::DeleteCharge(deleted.bytes, deleted.index_terms);
+    const double charge = throughput::DeleteCharge(deleted.bytes, deleted.index);
     container->ChargeRequest(key, charge);
     return ItemResponse(ctx, *container, 204, std::move(deleted), charge);
   }
@@ -288,7 +288,7 @@ HandlerResult HandleItem(const RequestContext& ctx) {
         engine::ItemResult patched,
         container->PatchItem(key, id, patch, ctx.OptionalHeader(headers::kIfMatch)));
     // Patch is charged as a replace (ru-model.md a.2 row 22).
-    const double charge = throughput::ReplaceCharge(patched.bytes, patched.index_terms);
+    const double charge = throughput::ReplaceCharge(patched.bytes, patched.index);
     container->ChargeRequest(key, charge);
     return ItemResponse(ctx, *container, 200, std::move(patched), charge);
   }

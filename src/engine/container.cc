@@ -257,7 +257,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
                        number);
   }
   const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
-  result.index_terms = new_terms.size() / partitions.size();
+  result.index = IndexWriteOf(new_terms, partitions.size());
   const std::vector<std::string> old_terms =
       old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{};
   AddIndexChanges(batch, old_terms, new_terms, write_state_.get());
@@ -343,7 +343,7 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   AddCreationChanges(batch, epk, id, ItemNumberOfJson(record->json), std::nullopt);
   AddExpiryChanges(batch, epk, id, record->json, std::nullopt);
   const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
-  result.index_terms = old_terms.size() / partitions.size();
+  result.index = IndexWriteOf(old_terms, partitions.size());
   AddIndexChanges(batch, old_terms, {}, write_state_.get());
   NoteGraphChanges(old_terms, {});
   NoteItemCountChange(partitions, -1);

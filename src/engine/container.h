@@ -118,7 +118,17 @@ struct FeedPage {
   size_t loaded_bytes = 0;  // items read from storage (query metrics: retrieved)
   size_t loaded_count = 0;
   size_t index_entries = 0;  // range-index entries read
-  double plan_ms = 0;        // choosing the indexes (queryPhysicalPlanBuildTimeInMs)
+  // A vector search's work (throughput::QueryWork): vector bytes scanned, bytes compared
+  // at full precision; the entries and items it read that these stand for in the charge
+  // (counted in index_entries and loaded_* for the metrics): its vector entries, and the
+  // items loaded only to re-rank quantized candidates (the service re-ranks from its
+  // index, not from documents).
+  size_t vector_entries = 0;
+  double scanned_vector_kb = 0;
+  double candidate_vector_kb = 0;
+  size_t reranked_count = 0;
+  size_t reranked_bytes = 0;
+  double plan_ms = 0;  // choosing the indexes (queryPhysicalPlanBuildTimeInMs)
   double index_lookup_ms = 0;
   double document_load_ms = 0;
   int partitions_touched = 1;
@@ -580,6 +590,10 @@ class Container {
                                        std::string_view id) const;
   std::vector<std::string> IndexKeysOf(const json::Value& item, std::string_view epk,
                                        std::string_view id) const;
+  // What a version's index entries (of IndexKeysOf, filed under `partitions` physical
+  // partitions) cost to write: its terms and the vectors its vector indexes hold.
+  throughput::IndexWrite IndexWriteOf(const std::vector<std::string>& keys,
+                                      size_t partitions) const;
   // Replaces the old version's index entries by the new one's in `batch`; with
   // `presence`, notes the changes for PathPresence (applied once committed).
   static void AddIndexChanges(storage::WriteBatch& batch, const std::vector<std::string>& old_keys,

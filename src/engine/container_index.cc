@@ -19,6 +19,13 @@
 #include "storage/keys.h"
 
 namespace orrery::engine {
+namespace {
+
+// 0x11 | container (4) | partition (4) | the entry's kind: where a full-text entry's
+// marker is (full_text_index.h).
+constexpr size_t kFullTextMarkerAt = 9;
+
+}  // namespace
 
 std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::string_view epk,
                                                 std::string_view id) const {
@@ -61,6 +68,30 @@ std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::stri
   Result<json::Value> item = json::Parse(json);
   if (!item.ok()) return {};
   return IndexKeysOf(*item, epk, id);
+}
+
+throughput::IndexWrite Container::IndexWriteOf(const std::vector<std::string>& keys,
+                                               size_t partitions) const {
+  throughput::IndexWrite write;
+  for (const std::string& key : keys) {
+    if (const std::optional<uint32_t> vector_index = index::VectorIndexOfKey(key)) {
+      const query::VectorIndexSpec& spec = vectors_->indexes()[*vector_index];
+      const query::VectorEmbedding* embedding = vectors_->Find(spec.segments);
+      if (embedding == nullptr) continue;
+      const double kb = embedding->dimensions * query::ElementBytes(embedding->data_type) / 1024.0;
+      (spec.type == query::VectorIndexType::kDiskAnn ? write.graph_vector_kb : write.vector_kb) +=
+          kb;
+    } else if (key.size() <= kFullTextMarkerAt ||
+               key[kFullTextMarkerAt] != kFullTextFrequencyMarker) {
+      ++write.terms;  // a stem's term-frequency twin is the same term, kept twice
+    }
+  }
+  // A write filed under a splitting partition and its child is charged once.
+  const auto share = static_cast<double>(std::max<size_t>(1, partitions));
+  write.terms /= std::max<size_t>(1, partitions);
+  write.vector_kb /= share;
+  write.graph_vector_kb /= share;
+  return write;
 }
 
 void Container::AddIndexChanges(storage::WriteBatch& batch,

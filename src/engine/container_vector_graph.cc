@@ -26,17 +26,11 @@ namespace {
 
 // A vector-index key: 0x11 | container (4) | partition (4) | 0x05 | vector index (4) | ...
 constexpr size_t kPartitionAt = 5;
-constexpr size_t kMarkerAt = 9;
-constexpr size_t kVectorIndexAt = 10;
 constexpr size_t kEntryAt = 14;
 
 // What a diskANN search keeps while walking the graph when the index does not say
 // (the service's default indexingSearchListSize).
 constexpr size_t kDefaultSearchListSize = 100;
-
-bool IsVectorKey(std::string_view key) {
-  return key.size() > kEntryAt && key[kMarkerAt] == index::kVectorMarker;
-}
 
 }  // namespace
 
@@ -109,10 +103,9 @@ void Container::StartGraphBuildLocked(uint32_t partition, uint32_t vector_index,
                                           spec.indexing_search_list_size > 0
                                               ? static_cast<size_t>(spec.indexing_search_list_size)
                                               : kDefaultSearchListSize);
-  } else if (spec.quantization_byte_size > 0 &&
-             static_cast<size_t>(spec.quantization_byte_size) < size) {
-    graph = std::make_shared<ProductQuantizedVectors>(
-        embedding->distance, size, static_cast<size_t>(spec.quantization_byte_size));
+  } else if (const size_t bytes = query::QuantizedVectorBytes(spec, embedding->dimensions);
+             bytes < size) {
+    graph = std::make_shared<ProductQuantizedVectors>(embedding->distance, size, bytes);
   } else {
     graph = std::make_shared<QuantizedVectors>(embedding->distance, size);
   }
@@ -250,9 +243,9 @@ void Container::NoteGraphChanges(const std::vector<std::string>& old_keys,
                                  const std::vector<std::string>& new_keys) const {
   if (!graphs_ || !graphs_->any.load()) return;
   const auto graph_of = [&](std::string_view key) -> std::shared_ptr<ApproximateVectorIndex> {
-    if (!IsVectorKey(key)) return nullptr;
-    const VectorGraphs::Key at{DecodeFixed32BE(key.substr(kPartitionAt, 4)),
-                               DecodeFixed32BE(key.substr(kVectorIndexAt, 4))};
+    const std::optional<uint32_t> vector_index = index::VectorIndexOfKey(key);
+    if (!vector_index) return nullptr;
+    const VectorGraphs::Key at{DecodeFixed32BE(key.substr(kPartitionAt, 4)), *vector_index};
     std::lock_guard lock(graphs_->mutex);
     auto it = graphs_->graphs.find(at);
     return it == graphs_->graphs.end() ? nullptr : it->second;
@@ -260,9 +253,8 @@ void Container::NoteGraphChanges(const std::vector<std::string>& old_keys,
   const auto apply = [&](std::string_view key, bool added) {
     std::shared_ptr<ApproximateVectorIndex> graph = graph_of(key);
     if (!graph) return;
-    const uint32_t vector_index = DecodeFixed32BE(key.substr(kVectorIndexAt, 4));
     const query::VectorEmbedding* embedding =
-        vectors_->Find(vectors_->indexes()[vector_index].segments);
+        vectors_->Find(vectors_->indexes()[*index::VectorIndexOfKey(key)].segments);
     if (embedding == nullptr) return;
     std::optional<index::VectorEntryView> entry =
         index::ParseVectorEntry(key.substr(kEntryAt), embedding->dimensions);

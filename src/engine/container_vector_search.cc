@@ -78,8 +78,12 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
   const bool graph_may_answer =
       shown && !ranking.brute_force && ranking.distance == embedding->distance;
   const std::vector<float> query_vector(ranking.vector.begin(), ranking.vector.end());
-  const bool quantized =
-      vectors_->indexes()[vector_index].type == query::VectorIndexType::kQuantizedFlat;
+  const query::VectorIndexSpec& spec = vectors_->indexes()[vector_index];
+  const bool quantized = spec.type == query::VectorIndexType::kQuantizedFlat;
+  // What the service keeps of a vector (its declared type) and of a quantized one.
+  const double vector_kb = dimensions * query::ElementBytes(embedding->data_type) / 1024.0;
+  const double quantized_kb =
+      static_cast<double>(query::QuantizedVectorBytes(spec, dimensions)) / 1024.0;
   bool approximated = false;
   std::vector<std::pair<double, std::string>> candidates;
   const auto collect = [&](bool use_graphs) -> Status {
@@ -95,9 +99,17 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
         std::vector<std::pair<float, std::string>> found = approximate->Nearest(
             query_vector, wanted * static_cast<size_t>(quantized ? ranking.quantized_list_multiplier
                                                                  : ranking.search_list_multiplier));
-        // A graph reads the entries it returns (and a few more on its way); the quantized
-        // scan reads every vector's bytes, a quarter of an entry's float32 each.
-        run.page.index_entries += quantized ? (approximate->size() + 3) / 4 : found.size();
+        // A graph compares its search list at full precision; the quantized scan reads
+        // every quantized vector, then compares its candidates at full precision.
+        // (index_entries counts them for the metrics: the graph's list, the quantized
+        // vectors as a quarter of a float32 entry each.)
+        if (quantized) {
+          run.page.scanned_vector_kb += static_cast<double>(approximate->size()) * quantized_kb;
+        }
+        run.page.candidate_vector_kb += static_cast<double>(found.size()) * vector_kb;
+        const size_t entries = quantized ? (approximate->size() + 3) / 4 : found.size();
+        run.page.index_entries += entries;
+        run.page.vector_entries += entries;
         for (auto& [distance, item] : found) {
           if (!run.scope.Contains(EpkOfItemSuffix(item))) continue;
           candidates.emplace_back(ScoreOfGraphDistance(ranking.distance, distance),
@@ -110,7 +122,9 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
       std::string end = prefix;
       end.back() = static_cast<char>(end.back() + 1);  // the next vector index's entries
       ORRERY_RETURN_IF_ERROR(store_.Scan(prefix, end, [&](std::string_view key, std::string_view) {
+        run.page.scanned_vector_kb += vector_kb;
         ++run.page.index_entries;
+        ++run.page.vector_entries;
         std::optional<index::VectorEntryView> entry =
             index::ParseVectorEntry(key.substr(prefix.size()), dimensions);
         if (!entry || !run.scope.Contains(entry->epk)) return true;
@@ -138,12 +152,30 @@ Status Container::CollectNearest(QueryRun& run, const query::VectorRanking& rank
                : (approximated && quantized
                       ? wanted * static_cast<size_t>(ranking.quantized_list_multiplier)
                       : wanted);
+    const size_t count_before = run.page.loaded_count;
+    const size_t bytes_before = run.page.loaded_bytes;
+    bool ran_out = true;
     for (const auto& [score, suffix] : candidates) {
-      if (run.rows.size() >= rows_wanted) return false;
+      if (run.rows.size() >= rows_wanted) {
+        ran_out = false;
+        break;
+      }
       ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, suffix));
-      if (json && !evaluate(*json)) return false;
+      if (json && !evaluate(*json)) {
+        ran_out = false;
+        break;
+      }
     }
-    return run.rows.size() < rows_wanted;
+    if (approximated && quantized && shown) {
+      // Beyond the rows shown, the items loaded stand in for the index's full-precision
+      // vectors: charged as the candidates above, not as documents.
+      const size_t loaded = run.page.loaded_count - count_before;
+      const size_t beyond = loaded - std::min(loaded, static_cast<size_t>(*shown));
+      run.page.reranked_count += beyond;
+      run.page.reranked_bytes +=
+          loaded == 0 ? 0 : (run.page.loaded_bytes - bytes_before) * beyond / loaded;
+    }
+    return ran_out && run.rows.size() < rows_wanted;
   };
   ORRERY_RETURN_IF_ERROR(collect(graph_may_answer));
   ORRERY_ASSIGN_OR_RETURN(const bool ran_out, read());

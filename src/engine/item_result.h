@@ -6,15 +6,17 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/throughput/cost_model.h"
+
 namespace orrery::engine {
 
 struct ItemResult {
   std::string json;  // the item as returned
   std::string etag;
   bool created = false;
-  size_t bytes = 0;        // size that the charge is computed from
-  size_t index_terms = 0;  // index entries of the version written (or deleted)
-  std::string pkrange_id;  // owner partition, for session tokens
+  size_t bytes = 0;              // size that the charge is computed from
+  throughput::IndexWrite index;  // what the version written (or deleted) indexes
+  std::string pkrange_id;        // owner partition, for session tokens
   uint64_t lsn = 0;
 };
 

@@ -457,6 +457,8 @@ class ContainerVectorGraphTest : public ::testing::TestWithParam<const char*> {
   struct Answer {
     std::vector<std::string> ids;
     size_t index_entries = 0;
+    double scanned_vector_kb = 0;
+    double candidate_vector_kb = 0;
   };
   Answer Top(size_t k, const std::vector<float>& q, const std::string& extra = "",
              std::optional<ReadScope> scope = std::nullopt) {
@@ -474,6 +476,8 @@ class ContainerVectorGraphTest : public ::testing::TestWithParam<const char*> {
     for (const std::string& doc : page->documents)
       answer.ids.push_back(json::Parse(doc)->as_string());
     answer.index_entries = page->index_entries;
+    answer.scanned_vector_kb = page->scanned_vector_kb;
+    answer.candidate_vector_kb = page->candidate_vector_kb;
     return answer;
   }
 
@@ -489,6 +493,9 @@ TEST_P(ContainerVectorGraphTest, TopQueriesUseTheBuiltIndexAndFollowWrites) {
   // Before the graph is built the exact scan answers, reading every entry.
   Answer before = Top(10, queries[0]);
   EXPECT_EQ(before.index_entries, items_.size());
+  // Charged for the bytes of every float32 vector it scanned, none compared again.
+  EXPECT_DOUBLE_EQ(before.scanned_vector_kb, items_.size() * 16 * 4 / 1024.0);
+  EXPECT_EQ(before.candidate_vector_kb, 0);
   ASSERT_TRUE(GraphsReady());
   // Writes after the build reach the graph.
   for (size_t i = 1000; i < 1500; ++i) Put("i" + std::to_string(i), vectors[i]);
@@ -502,6 +509,15 @@ TEST_P(ContainerVectorGraphTest, TopQueriesUseTheBuiltIndexAndFollowWrites) {
     if (IsGraph()) {
       EXPECT_LE(answer.index_entries, 2u * 18 * 10);
       EXPECT_LT(answer.index_entries, items_.size());
+      // Charged for its search lists at full precision, nothing scanned.
+      EXPECT_EQ(answer.scanned_vector_kb, 0);
+      EXPECT_DOUBLE_EQ(answer.candidate_vector_kb, answer.index_entries * 16 * 4 / 1024.0);
+    } else {
+      // Every quantized vector (16 bytes, or quantizationByteSize 4), then (10 + 8) x 5
+      // candidates a partition at full precision.
+      const double bytes = std::string(GetParam()).find("ByteSize") != std::string::npos ? 4 : 16;
+      EXPECT_DOUBLE_EQ(answer.scanned_vector_kb, items_.size() * bytes / 1024.0);
+      EXPECT_DOUBLE_EQ(answer.candidate_vector_kb, 2 * 18 * 5 * 16 * 4 / 1024.0);
     }
     const std::set<std::string> exact = ExactNearest(DistanceFunction::kCosine, items_, q, 10);
     ASSERT_EQ(answer.ids.size(), 10u);

@@ -14,7 +14,16 @@ void AppendFloat(std::string& key, float value) {
   for (int i = 0; i < 4; ++i) key += static_cast<char>((bits >> (8 * i)) & 0xFF);
 }
 
+// 0x11 | container (4) | partition (4) | 0x05 | vector index (4) | EPK ...
+constexpr size_t kMarkerAt = 9;
+constexpr size_t kVectorIndexAt = 10;
+
 }  // namespace
+
+std::optional<uint32_t> VectorIndexOfKey(std::string_view key) {
+  if (key.size() <= kVectorIndexAt + 4 || key[kMarkerAt] != kVectorMarker) return std::nullopt;
+  return DecodeFixed32BE(key.substr(kVectorIndexAt, 4));
+}
 
 std::string VectorIndexPrefix(uint32_t container, uint32_t partition, uint32_t vector_index) {
   std::string key(1, storage::keys::kIndexSpace);

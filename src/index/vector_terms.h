@@ -42,6 +42,10 @@ struct VectorEntryView {
 // Splits what follows the prefix of an entry of a `dimensions`-long vector index.
 std::optional<VectorEntryView> ParseVectorEntry(std::string_view after_prefix, int dimensions);
 
+// The vector index (its position in vectorIndexes) of an index-entry key, or nullopt
+// when the key is another kind of entry.
+std::optional<uint32_t> VectorIndexOfKey(std::string_view key);
+
 // The float at position i of an entry's vector.
 float VectorElement(std::string_view vector, size_t i);
 

@@ -74,6 +74,19 @@ struct VectorIndexSpec {
   std::vector<std::string> shard_key;
 };
 
+// Bytes per element of a vector stored as `type`.
+inline int ElementBytes(VectorDataType type) {
+  return type == VectorDataType::kFloat32 ? 4 : type == VectorDataType::kFloat16 ? 2 : 1;
+}
+
+// The bytes a quantizedFlat index keeps per vector: its quantizationByteSize when below
+// the dimensions (product quantization), else one per dimension (scalar quantization).
+inline size_t QuantizedVectorBytes(const VectorIndexSpec& spec, int dimensions) {
+  return spec.quantization_byte_size > 0 && spec.quantization_byte_size < dimensions
+             ? static_cast<size_t>(spec.quantization_byte_size)
+             : static_cast<size_t>(dimensions);
+}
+
 class VectorPolicy {
  public:
   // The most dimensions an embedding may declare, and a flat index may hold (its

@@ -16,18 +16,20 @@ double PointReadCharge(size_t item_bytes) {
   return RoundCharge(std::max(1.0, 1.0 + 9.0 * (SizeKb(item_bytes) - 1.0) / 99.0));
 }
 
-double CreateCharge(size_t item_bytes, size_t index_terms) {
+double CreateCharge(size_t item_bytes, const IndexWrite& index) {
   const double kb = SizeKb(item_bytes);
   return RoundCharge(5.0 + 45.0 * (kb - 1.0) / 99.0 +
-                     kWritePerIndexTermCharge * static_cast<double>(index_terms));
+                     kWritePerIndexTermCharge * static_cast<double>(index.terms) +
+                     kWritePerVectorKbCharge * index.vector_kb +
+                     kWritePerGraphVectorKbCharge * index.graph_vector_kb);
 }
 
-double ReplaceCharge(size_t item_bytes, size_t index_terms) {
-  return RoundCharge(2.0 * CreateCharge(item_bytes, index_terms) - 0.75);
+double ReplaceCharge(size_t item_bytes, const IndexWrite& index) {
+  return RoundCharge(2.0 * CreateCharge(item_bytes, index) - 0.75);
 }
 
-double DeleteCharge(size_t item_bytes, size_t index_terms) {
-  return CreateCharge(item_bytes, index_terms);
+double DeleteCharge(size_t item_bytes, const IndexWrite& index) {
+  return CreateCharge(item_bytes, index);
 }
 
 double QueryCharge(const QueryWork& work) {
@@ -35,7 +37,9 @@ double QueryCharge(const QueryWork& work) {
                      kQueryPerLoadedItemCharge * static_cast<double>(work.loaded_items) +
                      kQueryPerLoadedKbCharge * static_cast<double>(work.loaded_bytes) / 1024.0 +
                      kQueryPerIndexTermCharge * static_cast<double>(work.index_terms) +
-                     kQueryPerReturnedKbCharge * static_cast<double>(work.output_bytes) / 1024.0);
+                     kQueryPerReturnedKbCharge * static_cast<double>(work.output_bytes) / 1024.0 +
+                     kQueryPerScannedVectorKbCharge * work.scanned_vector_kb +
+                     kQueryPerCandidateVectorKbCharge * work.candidate_vector_kb);
 }
 
 double ReadChargeAt(double relaxed_charge, Consistency level) {

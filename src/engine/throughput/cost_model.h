@@ -20,10 +20,37 @@ namespace orrery::throughput {
 // (rows 4 and 9: 5 RU without indexing) fits.
 inline constexpr double kWritePerIndexTermCharge = 0.05;
 
+// Vector indexes, from the service's published estimates ("Tips for optimizing vector
+// indexing & search performance", RU cost estimates; docs/research/search-charges.md):
+// a 1 KB write
+// ~5 RU, the same with one 1536-dimension float32 vector (6 KB of vector, an item of
+// about 25 KB with the vector path excluded from the range index) ~35 RU under
+// quantizedFlat and ~65 RU under diskANN, "float16 or int8 reduce ... insert cost" and
+// more dimensions raise it: so per KB of the vector in its declared data type, flat and
+// quantizedFlat 3 RU (a 25 KB item's 15.9 + 18 = ~34), a diskANN graph 8 RU (~64).
+inline constexpr double kWritePerVectorKbCharge = 3.0;
+inline constexpr double kWritePerGraphVectorKbCharge = 8.0;
+
+// What writing (or removing) one item version does to the container's indexes.
+struct IndexWrite {
+  size_t terms = 0;            // range, composite, spatial and full-text entries
+  double vector_kb = 0;        // vectors entering flat and quantizedFlat indexes
+  double graph_vector_kb = 0;  // vectors entering diskANN graphs
+};
+
 double PointReadCharge(size_t item_bytes);
-double CreateCharge(size_t item_bytes, size_t index_terms);
-double ReplaceCharge(size_t item_bytes, size_t index_terms);
-double DeleteCharge(size_t item_bytes, size_t index_terms);
+double CreateCharge(size_t item_bytes, const IndexWrite& index);
+double ReplaceCharge(size_t item_bytes, const IndexWrite& index);
+double DeleteCharge(size_t item_bytes, const IndexWrite& index);
+inline double CreateCharge(size_t item_bytes, size_t index_terms) {
+  return CreateCharge(item_bytes, IndexWrite{.terms = index_terms});
+}
+inline double ReplaceCharge(size_t item_bytes, size_t index_terms) {
+  return ReplaceCharge(item_bytes, IndexWrite{.terms = index_terms});
+}
+inline double DeleteCharge(size_t item_bytes, size_t index_terms) {
+  return DeleteCharge(item_bytes, IndexWrite{.terms = index_terms});
+}
 
 // Metadata operations (databases, containers, pkranges, account): the service charges
 // small fixed amounts that do not depend on size.
@@ -44,6 +71,16 @@ inline constexpr double kQueryPerLoadedKbCharge = 0.01;
 // charge while a full scan grows with the container.
 inline constexpr double kQueryPerIndexTermCharge = 0.01;
 inline constexpr double kQueryPerReturnedKbCharge = 0.05;
+// Vector search (docs/research/search-charges.md): a TOP 10 over a diskANN index of 1536-dimension
+// float32 vectors costs "up to ~45 RU" per physical partition searched, one over a
+// quantizedFlat index of up to 40-50K vectors "< 40 RU", and flat's cost is "highest at
+// scale". A search pays per KB of vectors it scans (flat's full vectors, quantizedFlat's
+// quantized bytes) and per KB of the candidates it compares at full precision (a
+// graph's search list, quantizedFlat's re-ranked list): 180 candidates of 6 KB and 18
+// items of 25 KB loaded come to 2.3 + 30.2 + 9.8 = 42 RU; 50,000 SQ8 vectors of 1.5 KB
+// scanned, 90 re-ranked and 18 loaded to 2.3 + 11.3 + 15.1 + 9.8 = 38.5 RU.
+inline constexpr double kQueryPerScannedVectorKbCharge = 0.00015;
+inline constexpr double kQueryPerCandidateVectorKbCharge = 0.028;
 
 // The work one query page did.
 struct QueryWork {
@@ -53,9 +90,11 @@ struct QueryWork {
   size_t loaded_bytes = 0;         // their bytes (retrievedDocumentSize)
   size_t index_terms = 0;          // range-index entries read
   size_t output_bytes = 0;         // bytes of the rows returned
+  double scanned_vector_kb = 0;    // vector bytes a vector search scanned
+  double candidate_vector_kb = 0;  // vector bytes it compared at full precision
 };
 //   base + 2.5 (partitions - 1) + 0.295 loaded + 0.01 loaded_KB + 0.01 terms
-//        + 0.05 output_KB
+//        + 0.05 output_KB + 0.00015 scanned_vector_KB + 0.028 candidate_vector_KB
 // e.g. 2,000 items of 563 B loaded, few returned: 2.3 + 590 + 11 = 603.3 (row 16: 604.42).
 double QueryCharge(const QueryWork& work);
 
