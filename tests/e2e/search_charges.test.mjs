@@ -1,9 +1,11 @@
-// Request charges of vector indexing and vector search against the service's published
-// estimates (docs/research/search-charges.md: "Tips for optimizing vector indexing &
-// search performance", RU cost estimates, and the index policy's notes). The estimates
-// are rough ("~35 RU"), so each is checked within a tolerance; the ordering statements
-// ("int8 reduces insert cost", "not excluding the vector path results in higher RU
-// charge") are checked as orderings.
+// Request charges of vector and full-text search against what the service publishes
+// (docs/research/search-charges.md): vector indexing and search against the estimates of
+// "Tips for optimizing vector indexing & search performance" (RU cost estimates) and the
+// index policy's notes; the estimates are rough ("~35 RU"), so each is checked within a
+// tolerance, and the statements without figures ("int8 reduces insert cost", "not
+// excluding the vector path results in higher RU charge") as orderings. Full-text search
+// has no published figure: its charges are checked against the drivers its FAQ names
+// (selectivity, documents, physical partitions, phrases in a ranking).
 
 import { describe, test, after, before } from "node:test";
 import assert from "node:assert/strict";
@@ -24,7 +26,7 @@ const within = (actual, estimate, tolerance, what) =>
     `${what}: ${actual} RU, the published estimate is ~${estimate} RU (within ${tolerance * 100}%)`,
   );
 
-describe("vector charges", { timeout: TIMEOUT }, () => {
+describe("search charges", { timeout: TIMEOUT }, () => {
   let server;
   let client;
   let database;
@@ -126,5 +128,55 @@ describe("vector charges", { timeout: TIMEOUT }, () => {
     const filtered = await charge(quantized, { partitionKey: "p7" }, 5); // v7, v57, ..., v207
     t.diagnostic(`diskANN one partition ${single}, two ${cross}; quantizedFlat ${quantizedCharge}, one logical partition ${filtered} RU`);
     assert.ok(filtered < 40, `quantizedFlat TOP 10 in one logical partition: ${filtered} RU, published "< 40 RUs"`);
+  });
+
+  test("full-text: charges follow the FAQ's drivers: selectivity, documents, partitions, phrases in a ranking", async (t) => {
+    const WORDS = ["river", "stone", "garden", "window", "lantern", "harbor", "meadow", "copper", "violet", "thunder", "pencil", "orchard"];
+    const local = seededRandom(77);
+    const text = (i) => {
+      const words = Array.from({ length: 8 + Math.floor(local() * 8) }, () => WORDS[Math.floor(local() * WORDS.length)]);
+      if (i % 100 === 3) words.push("quartz");
+      if (i % 4 === 0) words.splice(2, 0, "silver", "morning", "light");
+      return words.join(" ");
+    };
+    const docs = Array.from({ length: 1200 }, (_, i) => ({ id: `t${i}`, pk: `p${i % 40}`, text: text(i) }));
+    const makeContainer = async (id, throughput, count) => {
+      const { container } = await database.containers.create(
+        {
+          id,
+          partitionKey: { paths: ["/pk"], version: 2 },
+          fullTextPolicy: { defaultLanguage: "en-US", fullTextPaths: [{ path: "/text", language: "en-US" }] },
+          indexingPolicy: { fullTextIndexes: [{ path: "/text" }] },
+        },
+        { offerThroughput: throughput },
+      );
+      for (let i = 0; i < count; i += 100) {
+        const results = await container.items.bulk(docs.slice(i, i + 100).map((d) => ({ operationType: "Create", resourceBody: d })));
+        for (const r of results) assert.equal(r.statusCode, 201);
+      }
+      return container;
+    };
+    const small = await makeContainer("text600", 400, 600);
+    const large = await makeContainer("text1200", 400, 1200);
+    const spread = await makeContainer("text600x2", 12_000, 600); // two physical partitions
+    const charge = async (c, query) => (await c.items.query(query).fetchAll()).requestCharge;
+
+    // "Query selectivity": a word in 1% of the texts against one in most of them.
+    const rare = await charge(small, "SELECT c.id FROM c WHERE FullTextContains(c.text, 'quartz')");
+    const common = await charge(small, "SELECT c.id FROM c WHERE FullTextContains(c.text, 'river')");
+    assert.ok(rare * 5 < common, `a rare word ${rare} RU, a common one ${common} RU`);
+    // "Number of documents in the container": the same ranking over twice the texts.
+    const ranking = "SELECT TOP 10 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'silver', 'morning', 'light')";
+    const over600 = await charge(small, ranking);
+    const over1200 = await charge(large, ranking);
+    assert.ok(over1200 > over600 * 1.3, `over 600 texts ${over600} RU, over 1,200 ${over1200} RU`);
+    // "Number of physical partitions": the same texts in two.
+    const overTwo = await charge(spread, ranking);
+    assert.ok(overTwo > over600, `one partition ${over600} RU, two ${overTwo} RU`);
+    // "ORDER BY RANK FullTextScore(...) can be costly if the query includes long phrases":
+    // the three words as one phrase against the same words as keywords.
+    const phrase = await charge(small, "SELECT TOP 10 c.id FROM c ORDER BY RANK FullTextScore(c.text, 'silver morning light')");
+    assert.ok(phrase > over600 * 1.5, `the phrase ${phrase} RU, the keywords ${over600} RU`);
+    t.diagnostic(`rare ${rare}, common ${common}; ranking over 600 ${over600}, 1,200 ${over1200}, two partitions ${overTwo}; phrase ${phrase} RU`);
   });
 });
