@@ -46,6 +46,21 @@ std::optional<std::vector<RankedTerm>> RankedTerms(const query::FullTextRanking&
   return terms;
 }
 
+// Puts the best `count` of ranked[from, ...) at ranked[from, from + count), best first,
+// and every text tied with the last of them right after; returns the end of those. A
+// TOP 10 over a common word's texts orders a few dozen of them, not all.
+size_t SelectBest(std::vector<std::pair<double, uint32_t>>& ranked, size_t from, size_t count) {
+  const auto better = [](const auto& a, const auto& b) { return a.first > b.first; };
+  const auto first = ranked.begin() + static_cast<std::ptrdiff_t>(from);
+  auto end = ranked.begin() + static_cast<std::ptrdiff_t>(std::min(ranked.size(), from + count));
+  if (end == first) return from;
+  std::nth_element(first, end - 1, ranked.end(), better);
+  std::sort(first, end - 1, better);
+  const double last = (end - 1)->first;
+  end = std::partition(end, ranked.end(), [&](const auto& text) { return text.first == last; });
+  return static_cast<size_t>(end - ranked.begin());
+}
+
 }  // namespace
 
 Result<bool> Container::RankByTermFrequencies(QueryRun& run, const query::FullTextRanking& ranking,
@@ -99,13 +114,11 @@ Result<bool> Container::RankByTermFrequencies(QueryRun& run, const query::FullTe
           }));
     }
   }
-  std::vector<std::pair<double, uint32_t>> ranked;  // (score, text), best first
+  std::vector<std::pair<double, uint32_t>> ranked;  // (score, text), best first as selected
   ranked.reserve(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     ranked.emplace_back(texts[i].score, static_cast<uint32_t>(i));
   }
-  std::sort(ranked.begin(), ranked.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
 
   // The best texts a batch at a time: as many as rows are still wanted and every one
   // tied with the last, visited in creation order (the order the items holding a term
@@ -114,8 +127,7 @@ Result<bool> Container::RankByTermFrequencies(QueryRun& run, const query::FullTe
   size_t next = 0;
   bool go_on = true;
   while (go_on && next < ranked.size() && static_cast<int64_t>(run.rows.size()) < rows_wanted) {
-    size_t end = std::min(ranked.size(), next + static_cast<size_t>(rows_wanted - run.rows.size()));
-    while (end < ranked.size() && ranked[end].first == ranked[end - 1].first) ++end;
+    const size_t end = SelectBest(ranked, next, static_cast<size_t>(rows_wanted - run.rows.size()));
     std::vector<std::pair<uint64_t, std::string>> batch;
     for (size_t i = next; i < end; ++i) {
       const Scored& text = texts[ranked[i].second];

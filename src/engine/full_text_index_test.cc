@@ -487,6 +487,19 @@ TEST_F(FullTextIndexTest, ATopRankingReadsOnlyTheBestTextsByTheirTermFrequencies
   EXPECT_EQ(ranked.ranking_entries, WithPhrase("moon").size());
 }
 
+// Texts tied at the last place shown are all read and decided as the items holding a
+// term are otherwise evaluated: in creation order.
+TEST_F(FullTextIndexTest, TextsTiedAtTheLastPlaceAreDecidedByCreationOrder) {
+  Open(kIndexed, 1);
+  for (int i = 0; i < 40; ++i) ASSERT_TRUE(Upsert("t" + std::to_string(i), "moon lamp").ok());
+  ASSERT_TRUE(Upsert("best", "moon moon lamp").ok());  // created last, scores highest
+  ASSERT_TRUE(Upsert("other", "lamp tree").ok());
+  const Ranked ranked = Rank("'moon'", 5);
+  EXPECT_EQ(ranked.ids, (std::vector<std::string>{"best", "t0", "t1", "t2", "t3"}));
+  ExpectBestByModel(ranked.ids, {"moon"}, 5, AllTexts());
+  EXPECT_EQ(ranked.ranking_loaded, 41u);  // the best and every text tied with the fifth
+}
+
 // Other conditions leave out some of the best texts: the ranking reads further, in
 // order of score, until it has its rows.
 TEST_F(FullTextIndexTest, ATopRankingWithAFilterReadsOnUntilItHasItsRows) {
