@@ -14,20 +14,24 @@ namespace {
 // container and the partition.
 constexpr size_t kPathStart = 9;
 
+// A range-index path's prefix with `marker` before the path: the full-text spaces.
+std::string MarkedPathPrefix(uint32_t container, uint32_t partition,
+                             std::span<const std::string> path, char marker) {
+  std::string prefix = index::PathPrefix(container, partition, path);
+  prefix.insert(kPathStart, 1, marker);
+  return prefix;
+}
+
 }  // namespace
 
 std::string FullTextPathPrefix(uint32_t container, uint32_t partition,
                                std::span<const std::string> path) {
-  std::string prefix = index::PathPrefix(container, partition, path);
-  prefix.insert(kPathStart, 1, kFullTextMarker);
-  return prefix;
+  return MarkedPathPrefix(container, partition, path, kFullTextMarker);
 }
 
 std::string FullTextFrequencyPrefix(uint32_t container, uint32_t partition,
                                     std::span<const std::string> path) {
-  std::string prefix = index::PathPrefix(container, partition, path);
-  prefix.insert(kPathStart, 1, kFullTextFrequencyMarker);
-  return prefix;
+  return MarkedPathPrefix(container, partition, path, kFullTextFrequencyMarker);
 }
 
 index::KeyRange FullTextFrequencyRange(const std::string& frequency_prefix, std::string_view stem) {
