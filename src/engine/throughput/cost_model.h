@@ -21,12 +21,11 @@ namespace orrery::throughput {
 inline constexpr double kWritePerIndexTermCharge = 0.05;
 
 // Vector indexes, from the service's published estimates ("Tips for optimizing vector
-// indexing & search performance", RU cost estimates; docs/research/search-charges.md):
-// a 1 KB write
-// ~5 RU, the same with one 1536-dimension float32 vector (6 KB of vector, an item of
-// about 25 KB with the vector path excluded from the range index) ~35 RU under
-// quantizedFlat and ~65 RU under diskANN, "float16 or int8 reduce ... insert cost" and
-// more dimensions raise it: so per KB of the vector in its declared data type, flat and
+// indexing & search performance", RU cost estimates; docs/research/search-charges.md): a
+// 1 KB write ~5 RU, the same with one 1536-dimension float32 vector (6 KB of vector, an
+// item of about 25 KB with the vector path excluded from the range index) ~35 RU under
+// quantizedFlat and ~65 RU under diskANN; "float16 or int8 reduce ... insert cost" and
+// more dimensions raise it. So per KB of the vector in its declared data type: flat and
 // quantizedFlat 3 RU (a 25 KB item's 15.9 + 18 = ~34), a diskANN graph 8 RU (~64).
 inline constexpr double kWritePerVectorKbCharge = 3.0;
 inline constexpr double kWritePerGraphVectorKbCharge = 8.0;
@@ -71,14 +70,14 @@ inline constexpr double kQueryPerLoadedKbCharge = 0.01;
 // charge while a full scan grows with the container.
 inline constexpr double kQueryPerIndexTermCharge = 0.01;
 inline constexpr double kQueryPerReturnedKbCharge = 0.05;
-// Vector search (docs/research/search-charges.md): a TOP 10 over a diskANN index of 1536-dimension
-// float32 vectors costs "up to ~45 RU" per physical partition searched, one over a
-// quantizedFlat index of up to 40-50K vectors "< 40 RU", and flat's cost is "highest at
-// scale". A search pays per KB of vectors it scans (flat's full vectors, quantizedFlat's
-// quantized bytes) and per KB of the candidates it compares at full precision (a
-// graph's search list, quantizedFlat's re-ranked list): 180 candidates of 6 KB and 18
-// items of 25 KB loaded come to 2.3 + 30.2 + 9.8 = 42 RU; 50,000 SQ8 vectors of 1.5 KB
-// scanned, 90 re-ranked and 18 loaded to 2.3 + 11.3 + 15.1 + 9.8 = 38.5 RU.
+// Vector search (docs/research/search-charges.md): a TOP 10 over a diskANN index of
+// 1536-dimension float32 vectors costs "up to ~45 RU" per physical partition searched,
+// one over a quantizedFlat index of up to 40-50K vectors "< 40 RU", and flat's cost is
+// "highest at scale". A search pays per KB of vectors it scans (flat's full vectors,
+// quantizedFlat's quantized bytes) and per KB of the candidates it compares at full
+// precision (a graph's search list, quantizedFlat's re-ranked list): 180 candidates of
+// 6 KB and 18 items of 25 KB loaded come to 2.3 + 30.2 + 9.8 = 42 RU; 50,000 SQ8 vectors
+// of 1.5 KB scanned, 90 re-ranked and 18 loaded to 2.3 + 11.3 + 15.1 + 9.8 = 38.5 RU.
 inline constexpr double kQueryPerScannedVectorKbCharge = 0.00015;
 inline constexpr double kQueryPerCandidateVectorKbCharge = 0.028;
 
