@@ -193,6 +193,20 @@ std::vector<std::vector<float>> ClusteredVectors(size_t count, size_t dimensions
   return out;
 }
 
+// Loads what `saved` wrote under `base` into `loaded`, which must then hold `size` items
+// and answer 10 random queries of the seed as `saved` does; returns the queries.
+std::vector<std::vector<float>> LoadAndCompare(const ApproximateVectorIndex& saved,
+                                               ApproximateVectorIndex& loaded,
+                                               const std::string& base, size_t size,
+                                               unsigned seed) {
+  EXPECT_TRUE(loaded.AddFromFiles(base).ok());
+  loaded.FinishBuild();
+  EXPECT_EQ(loaded.size(), size);
+  const auto queries = RandomVectors(10, 20, seed);
+  for (const auto& q : queries) EXPECT_EQ(saved.Nearest(q, 30), loaded.Nearest(q, 30));
+  return queries;
+}
+
 TEST(QuantizedVectorsTest, SavedVectorsLoadWithTheirRangesItemsAndRemovals) {
   const std::string base =
       std::filesystem::temp_directory_path() / ("orrery-quantized-" + std::to_string(::getpid()));
@@ -213,13 +227,7 @@ TEST(QuantizedVectorsTest, SavedVectorsLoadWithTheirRangesItemsAndRemovals) {
     ASSERT_TRUE(saved.Save(base).ok());
 
     QuantizedVectors loaded(f, 20);
-    ASSERT_TRUE(loaded.AddFromFiles(base).ok());
-    loaded.FinishBuild();
-    EXPECT_EQ(loaded.size(), 550u);
-    const auto queries = RandomVectors(10, 20, 62);
-    for (const auto& q : queries) {
-      EXPECT_EQ(saved.Nearest(q, 30), loaded.Nearest(q, 30));  // the same bytes and norms
-    }
+    const auto queries = LoadAndCompare(saved, loaded, base, 550, 62);  // bytes and norms
     EXPECT_GE(Recall(loaded, 4, f, items, queries, 10), 0.95);
     // Writes after the load: a removed slot is used again, new items are found.
     for (size_t i = 600; i < 800; ++i) {
@@ -267,13 +275,7 @@ TEST(ProductQuantizedVectorsTest, SavedVectorsLoadWithTheirCodebooksItemsAndRemo
   ASSERT_TRUE(saved.Save(base).ok());
 
   ProductQuantizedVectors loaded(f, 20, 5);
-  ASSERT_TRUE(loaded.AddFromFiles(base).ok());
-  loaded.FinishBuild();
-  EXPECT_EQ(loaded.size(), 550u);
-  const auto queries = RandomVectors(10, 20, 82);
-  for (const auto& q : queries) {
-    EXPECT_EQ(saved.Nearest(q, 30), loaded.Nearest(q, 30));  // the same codebooks and bytes
-  }
+  const auto queries = LoadAndCompare(saved, loaded, base, 550, 82);  // codebooks and bytes
   // Writes after the load are encoded with the loaded codebooks, as in the saved index.
   saved.Put("q700", vectors[700]);
   loaded.Put("q700", vectors[700]);
