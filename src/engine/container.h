@@ -670,6 +670,13 @@ class Container {
   Status VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
                            const query::DocumentPath& path, bool descending,
                            const std::string* after, const PositionedVisit& visit) const;
+  // The entries of one bounded string (index_key.h) of an ordered read: the items'
+  // rows in the order of their own values after `after`; sets go_on false once `visit`
+  // does.
+  Status VisitBoundedGroup(QueryRun& run, const query::DocumentPath& path,
+                           const std::string& prefix, const std::string& group, bool descending,
+                           const std::string* after, const PositionedVisit& visit,
+                           bool& go_on) const;
   // The same for the plan's ORDER BY: its range-index path, or its composite index.
   Status VisitInOrder(QueryRun& run, const PhysicalPartition& partition, const std::string* after,
                       const PositionedVisit& visit) const;

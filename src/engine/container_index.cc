@@ -136,6 +136,9 @@ std::string Container::IndexMarkerValue() const {
   if (!indexing_.full_text_paths().empty()) {
     marker += "\n+full-text-entries+word-counts+term-frequencies";
   }
+  // Range-index entries written before long strings were bounded hold them whole; a
+  // lookup of a long string now reads its bounded group (index_key.h).
+  if (indexing_.enabled()) marker += "\n+bounded-strings";
   // Likewise Geometry spatial indexes, whose entries were not written before their grid.
   if (std::any_of(indexing_.spatial_indexes().begin(), indexing_.spatial_indexes().end(),
                   [](const index::SpatialIndex& index) { return index.box.has_value(); })) {

@@ -74,16 +74,16 @@ std::vector<index::KeyRange> RangesFor(const query::PathPredicate& predicate,
   switch (predicate.kind) {
     case query::PathPredicate::Kind::kEqual:
       for (const json::Value& value : predicate.values) {
-        ranges.push_back(index::EqualRange(prefix, value));
+        ranges.push_back(index::IndexedEqualRange(prefix, value));
       }
       break;
     case query::PathPredicate::Kind::kRange:
-      ranges.push_back(index::BoundedRange(
+      ranges.push_back(index::IndexedBoundedRange(
           prefix, predicate.low ? &*predicate.low : nullptr, predicate.low_inclusive,
           predicate.high ? &*predicate.high : nullptr, predicate.high_inclusive));
       break;
     case query::PathPredicate::Kind::kPrefix:
-      ranges.push_back(index::StringPrefixRange(prefix, predicate.prefix));
+      ranges.push_back(index::IndexedStringPrefixRange(prefix, predicate.prefix));
       break;
     case query::PathPredicate::Kind::kFullText:
       break;  // stems first (FullTextLookupStems), then read as an equality
@@ -276,11 +276,12 @@ Container::LookupRanges Container::LookupRangesIn(uint32_t partition,
                                                   const query::PathPredicate& predicate) const {
   LookupRanges lookup;
   if (predicate.kind == query::PathPredicate::Kind::kFullText) {
-    // The entries of its stems in the inverted index, read as equalities.
-    query::PathPredicate stems;
-    stems.values = FullTextLookupStems(predicate, *full_text_);
+    // The entries of its stems in the inverted index (which holds them whole), read as
+    // equalities.
     lookup.prefix = FullTextPathPrefix(settings_.number, partition, predicate.path);
-    lookup.ranges = RangesFor(stems, lookup.prefix);
+    for (const json::Value& stem : FullTextLookupStems(predicate, *full_text_)) {
+      lookup.ranges.push_back(index::EqualRange(lookup.prefix, stem));
+    }
     return lookup;
   }
   lookup.prefix = index::PathPrefix(settings_.number, partition, predicate.path);

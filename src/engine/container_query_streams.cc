@@ -61,6 +61,43 @@ std::string EncodedValueAt(const query::ComputedProperties& computed, const json
   return encoded;
 }
 
+// The values at `path` in a document, through every element at an array step ("[]"),
+// with a computed property (the path's first name) counted as a member.
+void CollectValuesAt(const json::Value& at, const query::DocumentPath& path, size_t step,
+                     std::vector<json::Value>& out) {
+  if (step == path.size()) {
+    out.push_back(at);
+    return;
+  }
+  if (path[step] == "[]") {
+    if (!at.is_array()) return;
+    for (const json::Value& element : at.as_array()) CollectValuesAt(element, path, step + 1, out);
+    return;
+  }
+  if (!at.is_object()) return;
+  if (const json::Value* next = at.Find(path[step])) CollectValuesAt(*next, path, step + 1, out);
+}
+
+std::vector<json::Value> ValuesAt(const query::ComputedProperties& computed,
+                                  const json::Value& document, const query::DocumentPath& path) {
+  std::vector<json::Value> values;
+  const query::ComputedProperty* property = path.empty() ? nullptr : computed.Find(path.front());
+  if (property == nullptr) {
+    CollectValuesAt(document, path, 0, values);
+  } else {
+    CollectValuesAt(property->Evaluate(document), path, 1, values);
+  }
+  return values;
+}
+
+// Whether a row at `position` comes after `after` in a stream's direction, or at it
+// when `inclusive` (positions compare as byte strings; IndexRangeAfter's bounds).
+bool Passes(std::string_view position, const std::string* after, bool descending, bool inclusive) {
+  if (after == nullptr) return true;
+  if (inclusive && position == *after) return true;
+  return descending ? position < *after : position > *after;
+}
+
 // Where a stream of several partitions may end a page: the least far position any
 // partition that stopped early reached (beyond it, that partition was not read).
 class Frontier {
@@ -107,6 +144,16 @@ index::KeyRange Container::IndexRangeAfter(const QueryRun& run, const std::strin
                               ? RangesFor(*run.plan.order_bound, prefix).front()
                               : index::AllEntries(prefix);
   if (after != nullptr) {
+    // A long string's position lies within its group, which is read whole and ordered
+    // by the items' values (VisitBoundedGroup).
+    if (const std::optional<std::string> group = index::BoundedGroupOf(*after)) {
+      if (descending) {
+        range.end = std::min(range.end, prefix + *group + kAfterEveryKey);
+      } else {
+        range.begin = std::max(range.begin, prefix + *group);
+      }
+      return range;
+    }
     std::string at = prefix + *after;
     // Entry keys are the prefix and a position: '\0' makes the bound pass just it.
     if (descending) {
@@ -132,16 +179,37 @@ Result<std::vector<std::string>> Container::NextIndexedValues(
     after = nullptr;
   }
   const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
-  const index::KeyRange range = IndexRangeAfter(run, prefix, after, descending);
-  if (range.begin >= range.end) return values;
-  ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, prefix.size(), descending,
-                                            [&](const index::EntryView& entry) {
-                                              ++run.page.index_entries;
-                                              if (!run.scope.Contains(entry.epk)) return true;
-                                              if (values.empty() || values.back() != entry.value)
-                                                values.emplace_back(entry.value);
-                                              return values.size() < wanted;
-                                            }));
+  index::KeyRange range = IndexRangeAfter(run, prefix, after, descending);
+  const auto add = [&](std::string_view value) {
+    if (values.empty() || values.back() != value) values.emplace_back(value);
+    return values.size() < wanted;
+  };
+  bool go_on = true;
+  while (go_on && range.begin < range.end) {
+    // A bounded string's values are its items' own (VisitBoundedGroup).
+    std::optional<std::string> group;
+    ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, prefix.size(), descending,
+                                              [&](const index::EntryView& entry) {
+                                                if (index::IsBoundedString(entry.value)) {
+                                                  group.emplace(entry.value);
+                                                  return false;
+                                                }
+                                                ++run.page.index_entries;
+                                                if (!run.scope.Contains(entry.epk)) return true;
+                                                go_on = add(entry.value);
+                                                return go_on;
+                                              }));
+    if (!group) break;
+    ORRERY_RETURN_IF_ERROR(VisitBoundedGroup(
+        run, path, prefix, *group, descending, after,
+        [&](std::string_view value, std::string_view, const json::Value&) { return add(value); },
+        go_on));
+    if (descending) {
+      range.end = prefix + *group;
+    } else {
+      range.begin = prefix + *group + kAfterEveryKey;
+    }
+  }
   return values;
 }
 
@@ -217,28 +285,45 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
     });
   };
   const auto indexed = [&]() -> Status {
-    const index::KeyRange range =
-        IndexRangeAfter(run, prefix, after_undefined ? nullptr : after, descending);
-    if (range.begin >= range.end) return Status::Ok();
-    ORRERY_RETURN_IF_ERROR(index::ScanEntries(
-        store_, range, prefix.size(), descending, [&](const index::EntryView& entry) {
-          ++run.page.index_entries;
-          if (!run.scope.Contains(entry.epk)) return true;
-          const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
-          Result<std::optional<std::string>> json = LoadItem(run, suffix);
-          if (!json.ok()) {
-            status = json.status();
-            return false;
-          }
-          if (!*json) return true;
-          Result<json::Value> doc = ParseForQuery(run.query, **json);
-          // An item changed since its entry was read is at its new value's place. (Along
-          // array elements the visitor keeps only the rows of the entry's value.)
-          if (!doc.ok()) return true;
-          if (!elements && EncodedValueAt(*computed_, *doc, path) != entry.value) return true;
-          go_on = visit(entry.value, suffix, *doc);
-          return go_on;
-        }));
+    const std::string* from = after_undefined ? nullptr : after;
+    index::KeyRange range = IndexRangeAfter(run, prefix, from, descending);
+    while (go_on && range.begin < range.end) {
+      // Entries of a bounded string met next: read as a group, below.
+      std::optional<std::string> group;
+      ORRERY_RETURN_IF_ERROR(index::ScanEntries(
+          store_, range, prefix.size(), descending, [&](const index::EntryView& entry) {
+            if (index::IsBoundedString(entry.value)) {
+              group.emplace(entry.value);
+              return false;
+            }
+            ++run.page.index_entries;
+            if (!run.scope.Contains(entry.epk)) return true;
+            const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
+            Result<std::optional<std::string>> json = LoadItem(run, suffix);
+            if (!json.ok()) {
+              status = json.status();
+              return false;
+            }
+            if (!*json) return true;
+            Result<json::Value> doc = ParseForQuery(run.query, **json);
+            // An item changed since its entry was read is at its new value's place. (Along
+            // array elements the visitor keeps only the rows of the entry's value.)
+            if (!doc.ok()) return true;
+            if (!elements && EncodedValueAt(*computed_, *doc, path) != entry.value) return true;
+            go_on = visit(entry.value, suffix, *doc);
+            return go_on;
+          }));
+      ORRERY_RETURN_IF_ERROR(status);
+      if (!group) break;
+      ORRERY_RETURN_IF_ERROR(
+          VisitBoundedGroup(run, path, prefix, *group, descending, from, visit, go_on));
+      // On past the group: its entries are the group's encoding, an EPK and an id.
+      if (descending) {
+        range.end = prefix + *group;
+      } else {
+        range.begin = prefix + *group + kAfterEveryKey;
+      }
+    }
     return status;
   };
 
@@ -250,6 +335,80 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   }
   if (after == nullptr || after_undefined) ORRERY_RETURN_IF_ERROR(undefined_in_key_order());
   if (go_on) ORRERY_RETURN_IF_ERROR(indexed());
+  return Status::Ok();
+}
+
+Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& path,
+                                    const std::string& prefix, const std::string& group,
+                                    bool descending, const std::string* after,
+                                    const PositionedVisit& visit, bool& go_on) const {
+  // The group's items in the order of their own values, kRowsPerRound at a time: each
+  // round reads the group's entries and items again and keeps the first rows after the
+  // last one visited, so that a large group costs bounded memory.
+  constexpr size_t kRowsPerRound = 256;
+  struct GroupRow {
+    std::string position;  // the value's full encoding and the item key
+    size_t value_size;
+    json::Value doc;
+  };
+  const auto first = [&](const GroupRow& a, const GroupRow& b) {
+    return descending ? a.position > b.position : a.position < b.position;
+  };
+  const index::KeyRange range{prefix + group, prefix + group + kAfterEveryKey};
+  std::optional<std::string> cursor;
+  Status status;
+  while (go_on) {
+    const std::string* bound = cursor ? &*cursor : after;
+    const bool inclusive = !cursor && run.resume_at_position;
+    std::vector<GroupRow> best;  // a heap whose top is the last row kept
+    ORRERY_RETURN_IF_ERROR(
+        index::ScanEntries(store_, range, prefix.size(), false, [&](const index::EntryView& entry) {
+          ++run.page.index_entries;
+          if (!run.scope.Contains(entry.epk)) return true;
+          const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
+          Result<std::optional<std::string>> json = LoadItem(run, suffix);
+          if (!json.ok()) {
+            status = json.status();
+            return false;
+          }
+          if (!*json) return true;
+          Result<json::Value> doc = ParseForQuery(run.query, **json);
+          if (!doc.ok()) return true;
+          std::vector<std::string> positions;
+          for (const json::Value& value : ValuesAt(*computed_, *doc, path)) {
+            std::string bounded;
+            index::AppendIndexedValue(bounded, value);
+            // An item changed since its entry was read is at its new value's place.
+            if (bounded != group) continue;
+            std::string position;
+            index::AppendValue(position, value);
+            position += suffix;
+            if (Passes(position, bound, descending, inclusive)) positions.push_back(position);
+          }
+          std::sort(positions.begin(), positions.end());
+          positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+          for (std::string& position : positions) {
+            const size_t value_size = position.size() - suffix.size();
+            if (best.size() == kRowsPerRound) {
+              if (!first(GroupRow{position, value_size, {}}, best.front())) continue;
+              std::pop_heap(best.begin(), best.end(), first);
+              best.pop_back();
+            }
+            best.push_back(GroupRow{std::move(position), value_size, *doc});
+            std::push_heap(best.begin(), best.end(), first);
+          }
+          return true;
+        }));
+    ORRERY_RETURN_IF_ERROR(status);
+    std::sort_heap(best.begin(), best.end(), first);
+    for (const GroupRow& row : best) {
+      const std::string_view position(row.position);
+      go_on = visit(position.substr(0, row.value_size), position.substr(row.value_size), row.doc);
+      if (!go_on) break;
+    }
+    if (best.size() < kRowsPerRound) break;
+    cursor = best.back().position;
+  }
   return Status::Ok();
 }
 

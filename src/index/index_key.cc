@@ -35,6 +35,16 @@ void AppendTerminator(std::string& key) {
   key += '\x01';
 }
 
+// In place of the terminator: the string goes on beyond the bytes the key holds.
+constexpr char kBoundedMarker = '\x02';
+
+void AppendBoundedString(std::string& key, std::string_view text) {
+  key += static_cast<char>(ValueTag::kString);
+  AppendEscaped(key, text.substr(0, kIndexedStringBytes));
+  key += '\0';
+  key += kBoundedMarker;
+}
+
 // IEEE-754 bits made order-preserving: negative numbers have every bit flipped,
 // others only the sign bit. -0 is stored as 0 (they are equal in the language).
 void AppendNumber(std::string& key, double d) {
@@ -104,6 +114,44 @@ void AppendValue(std::string& key, const json::Value& value) {
   }
 }
 
+void AppendIndexedValue(std::string& key, const json::Value& value) {
+  if (value.is_string() && value.as_string().size() > kIndexedStringBytes) {
+    AppendBoundedString(key, value.as_string());
+    return;
+  }
+  AppendValue(key, value);
+}
+
+bool IsBoundedString(std::string_view encoded) {
+  return encoded.size() >= 3 && static_cast<ValueTag>(encoded[0]) == ValueTag::kString &&
+         encoded[encoded.size() - 2] == '\0' && encoded.back() == kBoundedMarker;
+}
+
+std::optional<std::string> BoundedGroupOf(std::string_view encoded) {
+  if (encoded.empty() || static_cast<ValueTag>(encoded[0]) != ValueTag::kString) {
+    return std::nullopt;
+  }
+  // Decode the escaped bytes up to the terminator, stopping once the string is longer
+  // than an entry holds.
+  std::string text;
+  for (size_t pos = 1; pos < encoded.size(); ++pos) {
+    if (encoded[pos] != '\0') {
+      text += encoded[pos];
+    } else if (pos + 1 < encoded.size() && encoded[pos + 1] == '\xFF') {
+      text += '\0';
+      ++pos;
+    } else {
+      return std::nullopt;  // the terminator: short enough to be held whole
+    }
+    if (text.size() > kIndexedStringBytes) {
+      std::string group;
+      AppendBoundedString(group, text);
+      return group;
+    }
+  }
+  return std::nullopt;
+}
+
 void AppendStringPrefix(std::string& key, std::string_view prefix) {
   key += static_cast<char>(ValueTag::kString);
   AppendEscaped(key, prefix);
@@ -122,6 +170,19 @@ void AppendEntry(std::string& key, const json::Value& value, std::string_view ep
   const size_t value_bytes = value.is_string() ? value.as_string().size() + 3 : 9;
   key.reserve(key.size() + value_bytes + epk.size() + 1 + id.size());
   AppendValue(key, value);
+  key += epk;
+  key += '\0';
+  key += id;
+}
+
+void AppendIndexedEntry(std::string& key, const json::Value& value, std::string_view epk,
+                        std::string_view id) {
+  if (!value.is_string() || value.as_string().size() <= kIndexedStringBytes) {
+    AppendEntry(key, value, epk, id);
+    return;
+  }
+  key.reserve(key.size() + kIndexedStringBytes + 3 + epk.size() + 1 + id.size());
+  AppendBoundedString(key, value.as_string());
   key += epk;
   key += '\0';
   key += id;
@@ -207,12 +268,13 @@ std::optional<EntryView> ParseEntry(std::string_view rest) {
       pos += 8;
       break;
     case ValueTag::kString: {
-      // Skip escaped bytes up to the terminator 0x00 0x01.
+      // Skip escaped bytes up to the terminator 0x00 0x01 (or a bounded string's
+      // marker 0x00 0x02).
       while (true) {
         const size_t zero = rest.find('\0', pos);
         if (zero == std::string_view::npos || zero + 1 >= rest.size()) return std::nullopt;
         pos = zero + 2;
-        if (rest[zero + 1] == '\x01') break;
+        if (rest[zero + 1] == '\x01' || rest[zero + 1] == kBoundedMarker) break;
       }
       break;
     }

@@ -13,6 +13,10 @@ std::string WithTag(std::string_view path_prefix, uint8_t tag) {
   return key;
 }
 
+bool IsBoundedStringValue(const json::Value& value) {
+  return value.is_string() && value.as_string().size() > kIndexedStringBytes;
+}
+
 }  // namespace
 
 KeyRange EqualRange(std::string_view path_prefix, const json::Value& value) {
@@ -45,6 +49,35 @@ KeyRange StringPrefixRange(std::string_view path_prefix, std::string_view prefix
   AppendStringPrefix(range.begin, prefix);
   range.end = range.begin + kPastValue;
   return range;
+}
+
+KeyRange IndexedEqualRange(std::string_view path_prefix, const json::Value& value) {
+  KeyRange range{std::string(path_prefix), {}};
+  AppendIndexedValue(range.begin, value);
+  range.end = range.begin + kPastValue;
+  return range;
+}
+
+KeyRange IndexedBoundedRange(std::string_view path_prefix, const json::Value* low,
+                             bool low_inclusive, const json::Value* high, bool high_inclusive) {
+  KeyRange range = BoundedRange(path_prefix, low, low_inclusive, high, high_inclusive);
+  // A bound's group holds strings on both sides of it: all of it is read.
+  if (low != nullptr && IsBoundedStringValue(*low)) {
+    range.begin.assign(path_prefix);
+    AppendIndexedValue(range.begin, *low);
+  }
+  if (high != nullptr && IsBoundedStringValue(*high)) {
+    range.end.assign(path_prefix);
+    AppendIndexedValue(range.end, *high);
+    range.end += kPastValue;
+  }
+  return range;
+}
+
+KeyRange IndexedStringPrefixRange(std::string_view path_prefix, std::string_view prefix) {
+  // Entries of longer strings hold only their first bytes, which the prefix's first
+  // bytes select (with the string of exactly those bytes, which the check drops).
+  return StringPrefixRange(path_prefix, prefix.substr(0, kIndexedStringBytes));
 }
 
 KeyRange AllEntries(std::string_view path_prefix) {

@@ -30,6 +30,13 @@ KeyRange BoundedRange(std::string_view path_prefix, const json::Value* low, bool
                       const json::Value* high, bool high_inclusive);
 // String entries that start with `prefix`.
 KeyRange StringPrefixRange(std::string_view path_prefix, std::string_view prefix);
+// The same ranges over the range index, whose entries hold long strings bounded
+// (index_key.h): widened to the whole group of a bounded bound, so that they hold
+// every entry whose item may match. The caller checks the items.
+KeyRange IndexedEqualRange(std::string_view path_prefix, const json::Value& value);
+KeyRange IndexedBoundedRange(std::string_view path_prefix, const json::Value* low,
+                             bool low_inclusive, const json::Value* high, bool high_inclusive);
+KeyRange IndexedStringPrefixRange(std::string_view path_prefix, std::string_view prefix);
 // Every entry of the path.
 KeyRange AllEntries(std::string_view path_prefix);
 

@@ -69,7 +69,7 @@ class TermCollector {
  private:
   void Add(const json::Value& value) {
     std::string key = PathPrefix(where_.container, where_.partition, path_);
-    AppendEntry(key, value, where_.epk, where_.id);
+    AppendIndexedEntry(key, value, where_.epk, where_.id);
     out_.push_back(std::move(key));
   }
 
