@@ -79,6 +79,45 @@ describe("indexing policies", { timeout: TIMEOUT * 2 }, () => {
     assert.match(err.message, /does not have a corresponding composite index/);
   });
 
+  test("strings longer than an index entry holds compare, sort and group whole", async () => {
+    const { container } = await database.containers.create({
+      id: "longstrings",
+      partitionKey: { paths: ["/pk"], version: 2 },
+    });
+    // 60 strings sharing their first 200 characters (beyond what an entry holds), in an
+    // order other than their ids', around shorter and earlier-differing ones.
+    const shared = "u".repeat(200);
+    const values = Array.from({ length: 60 }, (_, i) => shared + String((i * 37) % 60).padStart(3, "0"));
+    values.push(shared, shared.slice(0, 150), "t" + shared, "v", "a");
+    await Promise.all(
+      values.map((s, i) => container.items.create({ id: `l${i}`, pk: `p${i % 5}`, s, g: i % 3 ? shared + "x" : shared + "y" })),
+    );
+    const sorted = [...values].sort();
+    const target = values[7];
+    const eq = await container.items
+      .query({ query: "SELECT VALUE c.id FROM c WHERE c.s = @v", parameters: [{ name: "@v", value: target }] })
+      .fetchAll();
+    assert.deepEqual(eq.resources, ["l7"]);
+    const above = await container.items
+      .query({ query: "SELECT VALUE c.s FROM c WHERE c.s > @v", parameters: [{ name: "@v", value: target }] })
+      .fetchAll();
+    assert.deepEqual([...above.resources].sort(), sorted.filter((s) => s > target));
+    for (const maxItemCount of [4, 100]) {
+      const asc = await container.items.query("SELECT VALUE c.s FROM c ORDER BY c.s", { maxItemCount }).fetchAll();
+      assert.deepEqual(asc.resources, sorted, `ORDER BY ASC, ${maxItemCount} a page`);
+      const desc = await container.items.query("SELECT VALUE c.s FROM c ORDER BY c.s DESC", { maxItemCount }).fetchAll();
+      assert.deepEqual(desc.resources, [...sorted].reverse(), `ORDER BY DESC, ${maxItemCount} a page`);
+    }
+    const groups = await container.items.query("SELECT c.g, COUNT(1) AS n FROM c GROUP BY c.g").fetchAll();
+    const counts = Object.fromEntries(groups.resources.map((r) => [r.g, r.n]));
+    const expected = {};
+    values.forEach((_, i) => {
+      const g = i % 3 ? shared + "x" : shared + "y";
+      expected[g] = (expected[g] ?? 0) + 1;
+    });
+    assert.deepEqual(counts, expected);
+  });
+
   test("filters on excluded paths scan; ORDER BY on them is refused", async () => {
     const { container } = await database.containers.create({
       id: "excluded",
