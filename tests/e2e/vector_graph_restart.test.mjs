@@ -4,7 +4,8 @@
 // vectors; after a crash (SIGKILL) they are built again.
 // Either way the TOP 10 is the exact one, computed here by brute force, at once (the
 // exact scan answers until the index is ready) and once the index serves the query
-// (its charge differs from the scan's).
+// (the server has logged it built or loaded in both physical partitions, and the
+// query's charge differs from the scan's).
 
 import { describe, test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -25,6 +26,7 @@ const cosine = (a, b) => {
 };
 for (const type of ["diskANN", "quantizedFlat"]) describe(`${type} indexes across restarts`, { timeout: TIMEOUT }, () => {
   const LOADED = new RegExp(`loaded the saved ${type} index of container g`, "g");
+  const READY = new RegExp(`(?:built the|loaded the saved) ${type} index of container g, partition`, "g");
   let server;
   let client;
   after(async () => {
@@ -73,7 +75,15 @@ for (const type of ["diskANN", "quantizedFlat"]) describe(`${type} indexes acros
       }
     };
     const scanCharge = await ranking("before the build");
+    // Ready in both partitions: each is logged (just before it serves), then the charge
+    // is no longer the scan's. A charge alone could change once the first partition's
+    // index serves.
     const waitForGraph = async (what) => {
+      for (let i = 0; i < 300 && (server.output.match(READY) ?? []).length < 2; i++) {
+        await ranking(what);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok((server.output.match(READY) ?? []).length >= 2, `${what}: an index in both partitions`);
       for (let i = 0; i < 300; i++) {
         const charge = await ranking(what);
         if (charge !== scanCharge) return;
