@@ -716,6 +716,8 @@ class Container {
   Status CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                               std::vector<std::string>& keys) const;
   Result<std::optional<std::string>> LoadItem(QueryRun& run, std::string_view key_suffix) const;
+  // The item parsed for the query; nullopt when it is gone or unreadable.
+  Result<std::optional<json::Value>> LoadForQuery(QueryRun& run, std::string_view key_suffix) const;
   // The items of several (number, key suffix) pairs in one batch, nullopt for those
   // deleted or expired; not counted as loaded (the caller counts those it uses).
   Result<std::vector<std::optional<std::string>>> LoadItems(

@@ -299,18 +299,16 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
             ++run.page.index_entries;
             if (!run.scope.Contains(entry.epk)) return true;
             const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
-            Result<std::optional<std::string>> json = LoadItem(run, suffix);
-            if (!json.ok()) {
-              status = json.status();
+            Result<std::optional<json::Value>> doc = LoadForQuery(run, suffix);
+            if (!doc.ok()) {
+              status = doc.status();
               return false;
             }
-            if (!*json) return true;
-            Result<json::Value> doc = ParseForQuery(run.query, **json);
+            if (!*doc) return true;
             // An item changed since its entry was read is at its new value's place. (Along
             // array elements the visitor keeps only the rows of the entry's value.)
-            if (!doc.ok()) return true;
-            if (!elements && EncodedValueAt(*computed_, *doc, path) != entry.value) return true;
-            go_on = visit(entry.value, suffix, *doc);
+            if (!elements && EncodedValueAt(*computed_, **doc, path) != entry.value) return true;
+            go_on = visit(entry.value, suffix, **doc);
             return go_on;
           }));
       ORRERY_RETURN_IF_ERROR(status);
@@ -336,6 +334,15 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   if (after == nullptr || after_undefined) ORRERY_RETURN_IF_ERROR(undefined_in_key_order());
   if (go_on) ORRERY_RETURN_IF_ERROR(indexed());
   return Status::Ok();
+}
+
+Result<std::optional<json::Value>> Container::LoadForQuery(QueryRun& run,
+                                                           std::string_view key_suffix) const {
+  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key_suffix));
+  if (!json) return std::optional<json::Value>();
+  Result<json::Value> doc = ParseForQuery(run.query, *json);
+  if (!doc.ok()) return std::optional<json::Value>();  // unreadable: skipped, as by scans
+  return std::optional<json::Value>(std::move(*doc));
 }
 
 Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& path,
@@ -366,16 +373,14 @@ Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& pa
           ++run.page.index_entries;
           if (!run.scope.Contains(entry.epk)) return true;
           const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
-          Result<std::optional<std::string>> json = LoadItem(run, suffix);
-          if (!json.ok()) {
-            status = json.status();
+          Result<std::optional<json::Value>> doc = LoadForQuery(run, suffix);
+          if (!doc.ok()) {
+            status = doc.status();
             return false;
           }
-          if (!*json) return true;
-          Result<json::Value> doc = ParseForQuery(run.query, **json);
-          if (!doc.ok()) return true;
+          if (!*doc) return true;
           std::vector<std::string> positions;
-          for (const json::Value& value : ValuesAt(*computed_, *doc, path)) {
+          for (const json::Value& value : ValuesAt(*computed_, **doc, path)) {
             std::string bounded;
             index::AppendIndexedValue(bounded, value);
             // An item changed since its entry was read is at its new value's place.
@@ -394,7 +399,7 @@ Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& pa
               std::pop_heap(best.begin(), best.end(), first);
               best.pop_back();
             }
-            best.push_back(GroupRow{std::move(position), value_size, *doc});
+            best.push_back(GroupRow{std::move(position), value_size, **doc});
             std::push_heap(best.begin(), best.end(), first);
           }
           return true;
