@@ -4,16 +4,22 @@
 // the test's own data, sorted and filtered here.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 
+#include "common/encoding.h"
 #include "engine/account.h"
 #include "index/index_key.h"
 #include "json/json.h"
+#include "storage/keys.h"
+#include "storage/store.h"
 
 namespace orrery::engine {
 namespace {
@@ -207,6 +213,109 @@ TEST_F(BoundedStringsTest, DistinctAndGroupByTellLongStringsApart) {
     }
     EXPECT_EQ(got, counts);
   }
+}
+
+// A store written before long strings were bounded holds them whole in its entries, and
+// an index marker without "+bounded-strings": opened now, it rebuilds its index, after
+// which lookups and ORDER BY of long strings answer right. The old store is made here by
+// rewriting a new one's entries of long strings whole, as that build wrote them.
+TEST(BoundedStringsUpgradeTest, AStoreHoldingLongStringsWholeRebuildsItsIndexOnce) {
+  const std::string dir = std::filesystem::temp_directory_path() /
+                          ("orrery-bounded-upgrade-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  AccountOptions options;
+  options.store.path = dir;
+  options.background_ttl_purge = false;
+  const std::string held(index::kIndexedStringBytes, 'k');
+  std::map<std::string, std::string> values;  // id -> s
+  for (int i = 0; i < 40; ++i) values["i" + std::to_string(i)] = held + std::to_string(39 - i);
+  values["short"] = "a";
+  std::string marker_key;
+  std::string marker;
+  {
+    auto account = std::move(Account::Open(options)).value();
+    ASSERT_TRUE(account->CreateDatabase(J(R"({"id":"db"})"), {}).ok());
+    ASSERT_TRUE(
+        account->CreateContainer("db", J(R"({"id":"c","partitionKey":{"paths":["/pk"]}})"), {})
+            .ok());
+    auto container = *account->GetContainer("db", "c");
+    for (const auto& [id, s] : values) {
+      json::Value body = json::Value::MakeObject();
+      body.Set("id", json::Value::String(id));
+      body.Set("pk", json::Value::String(id));
+      body.Set("s", json::Value::String(s));
+      const std::string text = json::Write(body);
+      ItemWriteRequest r;
+      r.partition_key = {partition::PartitionKeyComponent::String(id)};
+      r.body = text;
+      r.kind = WriteKind::kCreate;
+      ASSERT_TRUE(container->WriteItem(r).ok());
+    }
+    marker_key = container->IndexMarkerKey();
+    marker = container->IndexMarkerValue();
+  }
+  {
+    auto store = std::move(storage::Store::Open(options.store)).value();
+    const std::string current_marker = *store->Get(marker_key).value();
+    ASSERT_EQ(current_marker, marker);
+    const std::string suffix = "\n+bounded-strings";
+    ASSERT_EQ(marker.substr(marker.size() - suffix.size()), suffix);
+    storage::WriteBatch batch;
+    size_t rewritten = 0;
+    ASSERT_TRUE(store
+                    ->Scan(std::string(1, storage::keys::kIndexSpace),
+                           std::string(1, storage::keys::kIndexSpace + 1),
+                           [&](std::string_view key, std::string_view) {
+                             const std::optional<size_t> prefix = index::PathPrefixLength(key);
+                             if (!prefix) return true;
+                             const std::optional<index::EntryView> entry =
+                                 index::ParseEntry(key.substr(*prefix));
+                             if (!entry || !index::IsBoundedString(entry->value)) return true;
+                             std::string whole(key.substr(0, *prefix));
+                             index::AppendEntry(
+                                 whole, json::Value::String(values.at(std::string(entry->id))),
+                                 entry->epk, entry->id);
+                             batch.Delete(key);
+                             batch.Put(whole, "");
+                             ++rewritten;
+                             return true;
+                           })
+                    .ok());
+    EXPECT_EQ(rewritten, 40u);
+    batch.Put(marker_key, marker.substr(0, marker.size() - suffix.size()));
+    ASSERT_TRUE(store->Write(batch).ok());
+  }
+  {
+    auto account = std::move(Account::Open(options)).value();
+    auto container = *account->GetContainer("db", "c");
+    for (int i = 0; i < 1000 && !(container->write_state()->index_ready &&
+                                  container->IndexTransformationProgress() == 100);
+         ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(container->write_state()->index_ready);
+    const auto ids = [&](const std::string& text) {
+      auto query = query::Compile(text, {});
+      EXPECT_TRUE(query.ok());
+      std::vector<std::string> out;
+      auto page = container->Query(**query, container->FullScope(), 1000, "");
+      EXPECT_TRUE(page.ok());
+      if (page.ok()) {
+        for (const std::string& doc : page->documents) out.push_back(J(doc).as_string());
+      }
+      return out;
+    };
+    EXPECT_EQ(ids("SELECT VALUE c.id FROM c WHERE c.s = '" + values.at("i7") + "'"),
+              std::vector<std::string>{"i7"});
+    // The ids in the order of their strings, sorted here.
+    std::vector<std::pair<std::string, std::string>> by_value;
+    for (const auto& [id, s] : values) by_value.emplace_back(s, id);
+    std::sort(by_value.begin(), by_value.end());
+    std::vector<std::string> expected;
+    for (const auto& [s, id] : by_value) expected.push_back(id);
+    EXPECT_EQ(ids("SELECT VALUE c.id FROM c ORDER BY c.s"), expected);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
