@@ -670,6 +670,14 @@ class Container {
   Status VisitInIndexOrder(QueryRun& run, const PhysicalPartition& partition,
                            const query::DocumentPath& path, bool descending,
                            const std::string* after, const PositionedVisit& visit) const;
+  // The entries of a path in `range`, in the order of their values: `on_entry` gets
+  // each entry in scope, except those of a bounded string (index_key.h), whose group's
+  // rows go to `in_group` in the order of the items' own values (VisitBoundedGroup).
+  // Either returns whether to go on.
+  Status ScanInValueOrder(QueryRun& run, const query::DocumentPath& path, const std::string& prefix,
+                          index::KeyRange range, bool descending, const std::string* after,
+                          const std::function<bool(const index::EntryView&)>& on_entry,
+                          const PositionedVisit& in_group) const;
   // The entries of one bounded string (index_key.h) of an ordered read: the items'
   // rows in the order of their own values after `after`; sets go_on false once `visit`
   // does.

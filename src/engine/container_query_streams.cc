@@ -179,37 +179,16 @@ Result<std::vector<std::string>> Container::NextIndexedValues(
     after = nullptr;
   }
   const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
-  index::KeyRange range = IndexRangeAfter(run, prefix, after, descending);
+  const index::KeyRange range = IndexRangeAfter(run, prefix, after, descending);
+  // A bounded string's values are its items' own (VisitBoundedGroup).
   const auto add = [&](std::string_view value) {
     if (values.empty() || values.back() != value) values.emplace_back(value);
     return values.size() < wanted;
   };
-  bool go_on = true;
-  while (go_on && range.begin < range.end) {
-    // A bounded string's values are its items' own (VisitBoundedGroup).
-    std::optional<std::string> group;
-    ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, prefix.size(), descending,
-                                              [&](const index::EntryView& entry) {
-                                                if (index::IsBoundedString(entry.value)) {
-                                                  group.emplace(entry.value);
-                                                  return false;
-                                                }
-                                                ++run.page.index_entries;
-                                                if (!run.scope.Contains(entry.epk)) return true;
-                                                go_on = add(entry.value);
-                                                return go_on;
-                                              }));
-    if (!group) break;
-    ORRERY_RETURN_IF_ERROR(VisitBoundedGroup(
-        run, path, prefix, *group, descending, after,
-        [&](std::string_view value, std::string_view, const json::Value&) { return add(value); },
-        go_on));
-    if (descending) {
-      range.end = prefix + *group;
-    } else {
-      range.begin = prefix + *group + kAfterEveryKey;
-    }
-  }
+  ORRERY_RETURN_IF_ERROR(ScanInValueOrder(
+      run, path, prefix, range, descending, after,
+      [&](const index::EntryView& entry) { return add(entry.value); },
+      [&](std::string_view value, std::string_view, const json::Value&) { return add(value); }));
   return values;
 }
 
@@ -286,42 +265,26 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   };
   const auto indexed = [&]() -> Status {
     const std::string* from = after_undefined ? nullptr : after;
-    index::KeyRange range = IndexRangeAfter(run, prefix, from, descending);
-    while (go_on && range.begin < range.end) {
-      // Entries of a bounded string met next: read as a group, below.
-      std::optional<std::string> group;
-      ORRERY_RETURN_IF_ERROR(index::ScanEntries(
-          store_, range, prefix.size(), descending, [&](const index::EntryView& entry) {
-            if (index::IsBoundedString(entry.value)) {
-              group.emplace(entry.value);
-              return false;
-            }
-            ++run.page.index_entries;
-            if (!run.scope.Contains(entry.epk)) return true;
-            const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
-            Result<std::optional<json::Value>> doc = LoadForQuery(run, suffix);
-            if (!doc.ok()) {
-              status = doc.status();
-              return false;
-            }
-            if (!*doc) return true;
-            // An item changed since its entry was read is at its new value's place. (Along
-            // array elements the visitor keeps only the rows of the entry's value.)
-            if (!elements && EncodedValueAt(*computed_, **doc, path) != entry.value) return true;
-            go_on = visit(entry.value, suffix, **doc);
-            return go_on;
-          }));
-      ORRERY_RETURN_IF_ERROR(status);
-      if (!group) break;
-      ORRERY_RETURN_IF_ERROR(
-          VisitBoundedGroup(run, path, prefix, *group, descending, from, visit, go_on));
-      // On past the group: its entries are the group's encoding, an EPK and an id.
-      if (descending) {
-        range.end = prefix + *group;
-      } else {
-        range.begin = prefix + *group + kAfterEveryKey;
-      }
-    }
+    ORRERY_RETURN_IF_ERROR(ScanInValueOrder(
+        run, path, prefix, IndexRangeAfter(run, prefix, from, descending), descending, from,
+        [&](const index::EntryView& entry) {
+          const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
+          Result<std::optional<json::Value>> doc = LoadForQuery(run, suffix);
+          if (!doc.ok()) {
+            status = doc.status();
+            return false;
+          }
+          if (!*doc) return true;
+          // An item changed since its entry was read is at its new value's place. (Along
+          // array elements the visitor keeps only the rows of the entry's value.)
+          if (!elements && EncodedValueAt(*computed_, **doc, path) != entry.value) return true;
+          go_on = visit(entry.value, suffix, **doc);
+          return go_on;
+        },
+        [&](std::string_view value, std::string_view key, const json::Value& doc) {
+          go_on = visit(value, key, doc);
+          return go_on;
+        }));
     return status;
   };
 
@@ -333,6 +296,39 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
   }
   if (after == nullptr || after_undefined) ORRERY_RETURN_IF_ERROR(undefined_in_key_order());
   if (go_on) ORRERY_RETURN_IF_ERROR(indexed());
+  return Status::Ok();
+}
+
+Status Container::ScanInValueOrder(QueryRun& run, const query::DocumentPath& path,
+                                   const std::string& prefix, index::KeyRange range,
+                                   bool descending, const std::string* after,
+                                   const std::function<bool(const index::EntryView&)>& on_entry,
+                                   const PositionedVisit& in_group) const {
+  bool go_on = true;
+  while (go_on && range.begin < range.end) {
+    // Entries of a bounded string met next: read as a group, below.
+    std::optional<std::string> group;
+    ORRERY_RETURN_IF_ERROR(index::ScanEntries(store_, range, prefix.size(), descending,
+                                              [&](const index::EntryView& entry) {
+                                                if (index::IsBoundedString(entry.value)) {
+                                                  group.emplace(entry.value);
+                                                  return false;
+                                                }
+                                                ++run.page.index_entries;
+                                                if (!run.scope.Contains(entry.epk)) return true;
+                                                go_on = on_entry(entry);
+                                                return go_on;
+                                              }));
+    if (!group || !go_on) break;
+    ORRERY_RETURN_IF_ERROR(
+        VisitBoundedGroup(run, path, prefix, *group, descending, after, in_group, go_on));
+    // On past the group: its entries are the group's encoding, an EPK and an id.
+    if (descending) {
+      range.end = prefix + *group;
+    } else {
+      range.begin = prefix + *group + kAfterEveryKey;
+    }
+  }
   return Status::Ok();
 }
 
@@ -358,8 +354,11 @@ Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& pa
     size_t value_size;
     json::Value doc;
   };
+  const auto before = [&](std::string_view a, std::string_view b) {
+    return descending ? a > b : a < b;
+  };
   const auto first = [&](const GroupRow& a, const GroupRow& b) {
-    return descending ? a.position > b.position : a.position < b.position;
+    return before(a.position, b.position);
   };
   const index::KeyRange range{prefix + group, prefix + group + kAfterEveryKey};
   std::optional<std::string> cursor;
@@ -395,7 +394,7 @@ Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& pa
           for (std::string& position : positions) {
             const size_t value_size = position.size() - suffix.size();
             if (best.size() == kRowsPerRound) {
-              if (!first(GroupRow{position, value_size, {}}, best.front())) continue;
+              if (!before(position, best.front().position)) continue;
               std::pop_heap(best.begin(), best.end(), first);
               best.pop_back();
             }

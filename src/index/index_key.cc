@@ -38,6 +38,13 @@ void AppendTerminator(std::string& key) {
 // In place of the terminator: the string goes on beyond the bytes the key holds.
 constexpr char kBoundedMarker = '\x02';
 
+// What ends every entry: the item's EPK, 0x00 and id.
+void AppendItemOf(std::string& key, std::string_view epk, std::string_view id) {
+  key += epk;
+  key += '\0';
+  key += id;
+}
+
 void AppendBoundedString(std::string& key, std::string_view text) {
   key += static_cast<char>(ValueTag::kString);
   AppendEscaped(key, text.substr(0, kIndexedStringBytes));
@@ -170,9 +177,7 @@ void AppendEntry(std::string& key, const json::Value& value, std::string_view ep
   const size_t value_bytes = value.is_string() ? value.as_string().size() + 3 : 9;
   key.reserve(key.size() + value_bytes + epk.size() + 1 + id.size());
   AppendValue(key, value);
-  key += epk;
-  key += '\0';
-  key += id;
+  AppendItemOf(key, epk, id);
 }
 
 void AppendIndexedEntry(std::string& key, const json::Value& value, std::string_view epk,
@@ -183,9 +188,7 @@ void AppendIndexedEntry(std::string& key, const json::Value& value, std::string_
   }
   key.reserve(key.size() + kIndexedStringBytes + 3 + epk.size() + 1 + id.size());
   AppendBoundedString(key, value.as_string());
-  key += epk;
-  key += '\0';
-  key += id;
+  AppendItemOf(key, epk, id);
 }
 
 std::string ContainerBegin(uint32_t container) {
