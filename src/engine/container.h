@@ -724,8 +724,11 @@ class Container {
   Status CollectCandidateKeys(QueryRun& run, std::string_view resume_after,
                               std::vector<std::string>& keys) const;
   Result<std::optional<std::string>> LoadItem(QueryRun& run, std::string_view key_suffix) const;
-  // The item parsed for the query; nullopt when it is gone or unreadable.
-  Result<std::optional<json::Value>> LoadForQuery(QueryRun& run, std::string_view key_suffix) const;
+  // The item of an index entry parsed for the query, for a visitor of entries; nullopt
+  // when it is gone or unreadable, or when loading failed, which leaves the error in
+  // `status` (the visitor then stops: it returns status.ok()).
+  std::optional<json::Value> LoadForQuery(QueryRun& run, std::string_view key_suffix,
+                                          Status& status) const;
   // The items of several (number, key suffix) pairs in one batch, nullopt for those
   // deleted or expired; not counted as loaded (the caller counts those it uses).
   Result<std::vector<std::optional<std::string>>> LoadItems(

@@ -269,16 +269,12 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
         run, path, prefix, IndexRangeAfter(run, prefix, from, descending), descending, from,
         [&](const index::EntryView& entry) {
           const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
-          Result<std::optional<json::Value>> doc = LoadForQuery(run, suffix);
-          if (!doc.ok()) {
-            status = doc.status();
-            return false;
-          }
-          if (!*doc) return true;
+          std::optional<json::Value> doc = LoadForQuery(run, suffix, status);
+          if (!doc) return status.ok();
           // An item changed since its entry was read is at its new value's place. (Along
           // array elements the visitor keeps only the rows of the entry's value.)
-          if (!elements && EncodedValueAt(*computed_, **doc, path) != entry.value) return true;
-          go_on = visit(entry.value, suffix, **doc);
+          if (!elements && EncodedValueAt(*computed_, *doc, path) != entry.value) return true;
+          go_on = visit(entry.value, suffix, *doc);
           return go_on;
         },
         [&](std::string_view value, std::string_view key, const json::Value& doc) {
@@ -332,13 +328,17 @@ Status Container::ScanInValueOrder(QueryRun& run, const query::DocumentPath& pat
   return Status::Ok();
 }
 
-Result<std::optional<json::Value>> Container::LoadForQuery(QueryRun& run,
-                                                           std::string_view key_suffix) const {
-  ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> json, LoadItem(run, key_suffix));
-  if (!json) return std::optional<json::Value>();
-  Result<json::Value> doc = ParseForQuery(run.query, *json);
-  if (!doc.ok()) return std::optional<json::Value>();  // unreadable: skipped, as by scans
-  return std::optional<json::Value>(std::move(*doc));
+std::optional<json::Value> Container::LoadForQuery(QueryRun& run, std::string_view key_suffix,
+                                                   Status& status) const {
+  Result<std::optional<std::string>> json = LoadItem(run, key_suffix);
+  if (!json.ok()) {
+    status = json.status();
+    return std::nullopt;
+  }
+  if (!*json) return std::nullopt;
+  Result<json::Value> doc = ParseForQuery(run.query, **json);
+  if (!doc.ok()) return std::nullopt;  // unreadable: skipped, as by scans
+  return std::move(*doc);
 }
 
 Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& path,
@@ -372,14 +372,10 @@ Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& pa
           ++run.page.index_entries;
           if (!run.scope.Contains(entry.epk)) return true;
           const std::string suffix = storage::keys::ItemSuffix(entry.epk, entry.id);
-          Result<std::optional<json::Value>> doc = LoadForQuery(run, suffix);
-          if (!doc.ok()) {
-            status = doc.status();
-            return false;
-          }
-          if (!*doc) return true;
+          std::optional<json::Value> doc = LoadForQuery(run, suffix, status);
+          if (!doc) return status.ok();
           std::vector<std::string> positions;
-          for (const json::Value& value : ValuesAt(*computed_, **doc, path)) {
+          for (const json::Value& value : ValuesAt(*computed_, *doc, path)) {
             std::string bounded;
             index::AppendIndexedValue(bounded, value);
             // An item changed since its entry was read is at its new value's place.
@@ -398,7 +394,7 @@ Status Container::VisitBoundedGroup(QueryRun& run, const query::DocumentPath& pa
               std::pop_heap(best.begin(), best.end(), first);
               best.pop_back();
             }
-            best.push_back(GroupRow{std::move(position), value_size, **doc});
+            best.push_back(GroupRow{std::move(position), value_size, *doc});
             std::push_heap(best.begin(), best.end(), first);
           }
           return true;
