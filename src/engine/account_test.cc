@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <set>
 
+#include "engine/test_directory.h"
 #include "json/json.h"
 
 namespace orrery::engine {
@@ -226,9 +227,7 @@ TEST(AccountPartitionsTest, RangeScopedFeedsPartitionTheItemsExactly) {
 }
 
 TEST(AccountDurabilityTest, CatalogAndItemsSurviveReopen) {
-  std::string dir = std::filesystem::temp_directory_path() /
-                    ("orrery-account-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  std::string dir = FreshTestDirectory("orrery-account-test");
   AccountOptions options;
   options.store.path = dir;
   std::string etag;

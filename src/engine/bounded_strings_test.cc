@@ -16,6 +16,7 @@
 
 #include "common/encoding.h"
 #include "engine/account.h"
+#include "engine/test_directory.h"
 #include "index/index_key.h"
 #include "json/json.h"
 #include "storage/keys.h"
@@ -220,9 +221,7 @@ TEST_F(BoundedStringsTest, DistinctAndGroupByTellLongStringsApart) {
 // which lookups and ORDER BY of long strings answer right. The old store is made here by
 // rewriting a new one's entries of long strings whole, as that build wrote them.
 TEST(BoundedStringsUpgradeTest, AStoreHoldingLongStringsWholeRebuildsItsIndexOnce) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("orrery-bounded-upgrade-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  const std::string dir = FreshTestDirectory("orrery-bounded-upgrade");
   AccountOptions options;
   options.store.path = dir;
   options.background_ttl_purge = false;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/account.h"
+#include "engine/test_directory.h"
 #include "json/json.h"
 
 namespace orrery::engine {
@@ -272,9 +273,7 @@ TEST_F(CatalogWriteTest, ConcurrentCreatesOfManyNamesGetDistinctRids) {
 // The number counter is bumped in the create's own write: a reopened account goes on
 // after the last number used.
 TEST(CatalogWriteDurabilityTest, NumbersAreNotReusedAfterReopen) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("orrery-catalog-write-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  const std::string dir = FreshTestDirectory("orrery-catalog-write-test");
   AccountOptions options;
   options.store.path = dir;
   std::set<std::string> rids;

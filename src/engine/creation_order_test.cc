@@ -12,6 +12,7 @@
 
 #include "engine/account.h"
 #include "engine/resource_id.h"
+#include "engine/test_directory.h"
 #include "json/json.h"
 #include "storage/keys.h"
 
@@ -217,9 +218,7 @@ TEST_F(CreationOrderTest, PartitionsComeInEpkOrderEachInCreationOrderAcrossASpli
 }
 
 TEST(CreationOrderMigrationTest, DataOfBeforeTheListsIsListedAtOpen) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("orrery-creation-order-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  const std::string dir = FreshTestDirectory("orrery-creation-order-test");
   AccountOptions options;
   options.store.path = dir;
   options.background_ttl_purge = false;

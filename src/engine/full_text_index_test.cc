@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "engine/account.h"
+#include "engine/test_directory.h"
 #include "index/index_key.h"
 #include "json/json.h"
 #include "query/query.h"
@@ -578,9 +579,7 @@ TEST_F(FullTextIndexTest, RankingStatisticsComeFromTheIndexAndMatchTheTexts) {
 }
 
 TEST_F(FullTextIndexTest, RankingStatisticsAfterARestartCountTheWordsOnceThenKeepThem) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("orrery-full-text-statistics-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  const std::string dir = FreshTestDirectory("orrery-full-text-statistics");
   const auto open_on_disk = [&] {
     AccountOptions options;
     options.store.path = dir;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "engine/account.h"
+#include "engine/test_directory.h"
 #include "json/json.h"
 
 namespace orrery::engine {
@@ -151,9 +152,7 @@ TEST(IndexRebuildTest, RemovedPathsStopBeingUsedAtOnce) {
 }
 
 TEST(IndexRebuildTest, ARebuildCutShortByAStopResumesOnStart) {
-  const std::string dir = std::filesystem::temp_directory_path() /
-                          ("orrery-reindex-test-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
+  const std::string dir = FreshTestDirectory("orrery-reindex-test");
   AccountOptions options;
   options.store.path = dir;
   constexpr int kItems = 4000;
