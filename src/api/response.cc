@@ -1,17 +1,22 @@
 #include "api/response.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <system_error>
 
 #include "api/headers.h"
 
 namespace orrery::api {
 
 std::string FormatCharge(double charge) {
+  // to_chars rounds as printf's "%.2f" does, without its format parsing and locale
+  // (snprintf was 1% of a point read's CPU).
   char buf[32];
   double rounded = std::round(charge * 100.0) / 100.0;
-  std::snprintf(buf, sizeof(buf), "%.2f", rounded);
-  std::string text(buf);
+  const std::to_chars_result end =
+      std::to_chars(buf, buf + sizeof(buf), rounded, std::chars_format::fixed, 2);
+  std::string text(buf, end.ec == std::errc() ? end.ptr : buf);
+  if (text.empty()) return "0";
   while (text.back() == '0') text.pop_back();
   if (text.back() == '.') text.pop_back();
   return text;
