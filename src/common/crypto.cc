@@ -103,21 +103,23 @@ std::string RandomGuid() {
   thread_local std::mt19937_64 rng(RandomU64());
   uint64_t hi = rng(), lo = rng();
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(36);
+  // Written into a fixed buffer: one per response, and appending 36 characters one by
+  // one checked the string's capacity each time.
+  char text[36];
+  char* at = text;
   auto put = [&](uint64_t v, int nibbles) {
-    for (int i = nibbles - 1; i >= 0; --i) out += kHex[(v >> (4 * i)) & 0xF];
+    for (int i = nibbles - 1; i >= 0; --i) *at++ = kHex[(v >> (4 * i)) & 0xF];
   };
   put(hi >> 32, 8);
-  out += '-';
+  *at++ = '-';
   put(hi >> 16, 4);
-  out += '-';
+  *at++ = '-';
   put((hi & 0x0FFF) | 0x4000, 4);
-  out += '-';
+  *at++ = '-';
   put(((lo >> 48) & 0x3FFF) | 0x8000, 4);
-  out += '-';
+  *at++ = '-';
   put(lo, 12);
-  return out;
+  return std::string(text, sizeof text);
 }
 
 }  // namespace orrery

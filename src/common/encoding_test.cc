@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string_view>
 #include <vector>
 
 #include "common/crypto.h"
@@ -55,7 +56,16 @@ TEST(CryptoTest, PrecomputedKeyMatchesOneShotHmac) {
 TEST(CryptoTest, GuidShape) {
   std::string g = RandomGuid();
   ASSERT_EQ(g.size(), 36u);
-  EXPECT_EQ(g[8], '-');
+  // RFC 4122 version 4: 8-4-4-4-12 hex digits, version 4, variant 10xx.
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      EXPECT_EQ(g[i], '-') << g;
+    } else {
+      EXPECT_NE(std::string_view("0123456789abcdef").find(g[i]), std::string_view::npos) << g;
+    }
+  }
+  EXPECT_EQ(g[14], '4') << g;
+  EXPECT_NE(std::string_view("89ab").find(g[19]), std::string_view::npos) << g;
   EXPECT_NE(RandomGuid(), g);
 }
 
