@@ -45,4 +45,12 @@ namespace ssl = boost::asio::ssl;
 using tcp = boost::asio::ip::tcp;
 using error_code = boost::system::error_code;
 
+// A session runs on an io_context that one thread runs (listener.h), so its socket and
+// stream name that context's executor type rather than the type-erased any_io_executor,
+// whose copies, destructions and prefer() calls on every operation were 2.5% of a point
+// read's CPU (bench/README.md, stop 38).
+using SessionExecutor = asio::io_context::executor_type;
+using SessionSocket = tcp::socket::rebind_executor<SessionExecutor>::other;
+using SessionTcpStream = beast::basic_stream<tcp, SessionExecutor>;
+
 }  // namespace orrery::http

@@ -37,7 +37,6 @@ Result<std::shared_ptr<Listener>> Listener::Open(asio::io_context& io_context,
                                                  const SessionConfig& config,
                                                  std::vector<asio::io_context*> session_contexts) {
   auto listener = std::make_shared<Listener>(io_context, tls_context, config);
-  listener->shared_context_ = session_contexts.empty();
   if (session_contexts.empty()) session_contexts.push_back(&io_context);
   listener->session_contexts_ = std::move(session_contexts);
   tcp::acceptor& acceptor = listener->acceptor_;
@@ -69,18 +68,13 @@ void Listener::Start() { Accept(); }
 
 void Listener::Accept() {
   // Each connection goes to one of the session io_contexts, in turn. Its handlers must
-  // never run concurrently: a context only one thread runs sees to that; a shared one
-  // needs a strand per connection.
+  // never run concurrently: a context only one thread runs sees to that.
   asio::io_context& target = *session_contexts_[next_context_++ % session_contexts_.size()];
-  auto on_accept = beast::bind_front_handler(&Listener::OnAccept, shared_from_this());
-  if (shared_context_) {
-    acceptor_.async_accept(asio::make_strand(target), std::move(on_accept));
-  } else {
-    acceptor_.async_accept(target.get_executor(), std::move(on_accept));
-  }
+  acceptor_.async_accept(target.get_executor(),
+                         beast::bind_front_handler(&Listener::OnAccept, shared_from_this()));
 }
 
-void Listener::OnAccept(error_code ec, tcp::socket socket) {
+void Listener::OnAccept(error_code ec, SessionSocket socket) {
   if (ec == asio::error::operation_aborted) {
     return;  // the acceptor was closed
   }

@@ -21,8 +21,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   // and its sessions. Errors: IoError "cannot listen on <address>: <reason>", e.g.
   // "cannot listen on 127.0.0.1:8081: Address already in use".
   // The listener accepts on `io_context`; its sessions run on `session_contexts` in
-  // turn, each of which one thread runs, so a session needs no strand of its own
-  // (empty: on `io_context` too, each on a strand).
+  // turn (empty: on `io_context` too). One thread runs each of them, so a session needs
+  // no strand of its own.
   static Result<std::shared_ptr<Listener>> Open(
       asio::io_context& io_context, const tcp::endpoint& endpoint, ssl::context* tls_context,
       const SessionConfig& config, std::vector<asio::io_context*> session_contexts = {});
@@ -38,11 +38,10 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void Accept();
-  void OnAccept(error_code ec, tcp::socket socket);
+  void OnAccept(error_code ec, SessionSocket socket);
 
   std::vector<asio::io_context*> session_contexts_;
-  bool shared_context_ = true;  // the sessions run on the listener's own io_context
-  size_t next_context_ = 0;     // on the acceptor's strand
+  size_t next_context_ = 0;  // on the acceptor's strand
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_;
   ssl::context* const tls_context_;

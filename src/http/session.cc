@@ -26,8 +26,8 @@ namespace orrery::http {
 
 namespace {
 
-using PlainStream = beast::tcp_stream;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+using PlainStream = SessionTcpStream;
+using TlsStream = beast::ssl_stream<SessionTcpStream>;
 
 // The first read of a request: large enough for a typical SDK request in one go.
 constexpr size_t kReadChunkBytes = size_t{8} * 1024;
@@ -91,9 +91,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
  private:
-  beast::tcp_stream& Lowest() { return beast::get_lowest_layer(stream_); }
+  SessionTcpStream& Lowest() { return beast::get_lowest_layer(stream_); }
 
   void Begin() {
+    if constexpr (!kIsTls) {
+      // Reads and writes are first tried at once (ParseBuffered, WriteNow); a socket
+      // that would block hands over to the asynchronous operation.
+      error_code ignored;
+      Lowest().socket().non_blocking(true, ignored);
+    }
     if constexpr (kIsTls) {
       Lowest().expires_after(config_.request_timeout);
       stream_.async_handshake(
@@ -151,13 +157,45 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   void ReadHeader() {
     PrepareParser();
+    head_bytes_parsed_ = 0;
+    head_read_async_ = false;
+    if constexpr (!kIsTls) {
+      error_code ec;
+      if (ParseBuffered(&bhttp::basic_parser<true>::is_header_done, ec, head_bytes_parsed_)) {
+        OnHeader(ec, 0);
+        return;
+      }
+    }
+    head_read_async_ = true;
     Lowest().expires_after(config_.request_timeout);
     bhttp::async_read_header(
         stream_, buffer_, *parser_,
         beast::bind_front_handler(&Session::OnHeader, this->shared_from_this()));
   }
 
+  // What Beast's read does before it reads from the socket: parse the bytes buffer_
+  // already holds. A whole request usually arrives in the read that found its first
+  // byte, and parsing it here spares the asynchronous read's posted completion and its
+  // timer. True when that settled the read: `finished` holds, or the parser failed
+  // (`ec`); false when the parser needs bytes still to come (it keeps what it took).
+  bool ParseBuffered(bool (bhttp::basic_parser<true>::*finished)() const, error_code& ec,
+                     size_t& used) {
+    while (!((*parser_).*finished)() && buffer_.size() > 0) {
+      const size_t n = parser_->put(buffer_.data(), ec);
+      used += n;
+      buffer_.consume(n);
+      if (ec == bhttp::error::need_more) {
+        ec = {};
+        return false;
+      }
+      if (ec) return true;
+      if (n == 0) return false;
+    }
+    return ((*parser_).*finished)();
+  }
+
   void OnHeader(error_code ec, size_t head_bytes) {
+    head_bytes += head_bytes_parsed_;
     if (ec) {
       OnReadError(ec);
       return;
@@ -205,6 +243,17 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   void ReadBody() {
+    if constexpr (!kIsTls) {
+      error_code ec;
+      size_t used = 0;
+      if (ParseBuffered(&bhttp::basic_parser<true>::is_done, ec, used)) {
+        OnBody(ec, used);
+        return;
+      }
+      // The request timeout runs from the head's first byte; a head parsed from the
+      // buffer started no timer.
+      if (!head_read_async_) Lowest().expires_after(config_.request_timeout);
+    }
     bhttp::async_read(stream_, buffer_, *parser_,
                       beast::bind_front_handler(&Session::OnBody, this->shared_from_this()));
   }
@@ -329,13 +378,44 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
         head_ += response_.body;
       }
     }
-    const std::array<asio::const_buffer, 2> buffers = {
+    std::array<asio::const_buffer, 2> buffers = {
         asio::buffer(head_),
         with_body && !kIsTls ? asio::buffer(response_.body) : asio::const_buffer()};
+    if constexpr (!kIsTls) {
+      if (WriteNow(buffers)) return;
+    }
     // A client that stops reading its responses is cut off like a slow sender.
     Lowest().expires_after(config_.request_timeout);
     asio::async_write(stream_, buffers,
                       beast::bind_front_handler(&Session::OnWrite, this->shared_from_this()));
+  }
+
+  // Sends as much of `buffers` as the socket takes now, as the asynchronous write's
+  // first attempt would, but without its posted completion and timer. True when that
+  // settled the write (all sent, or the connection failed); otherwise `buffers` is left
+  // holding what remains.
+  bool WriteNow(std::array<asio::const_buffer, 2>& buffers) {
+    error_code ec;
+    size_t sent = 0;
+    while (buffers[0].size() + buffers[1].size() > 0) {
+      const size_t n = Lowest().socket().write_some(buffers, ec);
+      if (ec) break;
+      if (n == 0) return false;
+      sent += n;
+      const size_t from_head = std::min(n, buffers[0].size());
+      buffers[0] += from_head;
+      buffers[1] += n - from_head;
+    }
+    if (ec == asio::error::would_block || ec == asio::error::try_again) return false;
+    if (buffer_.size() > 0) {
+      // A pipelined request waits in the buffer: go on from the executor rather than
+      // from inside this call, so that a long pipeline does not deepen the stack.
+      asio::post(stream_.get_executor(),
+                 beast::bind_front_handler(&Session::OnWrite, this->shared_from_this(), ec, sent));
+    } else {
+      OnWrite(ec, sent);
+    }
+    return true;
   }
 
   void OnWrite(error_code ec, size_t /*bytes*/) {
@@ -395,6 +475,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Request request_;
   Response response_;
   std::string head_;
+  size_t head_bytes_parsed_ = 0;  // of the current head, before an asynchronous read
+  bool head_read_async_ = false;  // the request timeout is running
   bool close_after_write_ = false;
   bool drain_on_close_ = false;
   bool omit_body_ = false;
@@ -402,11 +484,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
 }  // namespace
 
-void StartPlainSession(tcp::socket socket, const SessionConfig& config) {
+void StartPlainSession(SessionSocket socket, const SessionConfig& config) {
   std::make_shared<Session<PlainStream>>(config, std::move(socket))->Start();
 }
 
-void StartTlsSession(tcp::socket socket, ssl::context& tls_context, const SessionConfig& config) {
+void StartTlsSession(SessionSocket socket, ssl::context& tls_context, const SessionConfig& config) {
   std::make_shared<Session<TlsStream>>(config, std::move(socket), tls_context)->Start();
 }
 

@@ -32,10 +32,10 @@ struct SessionConfig {
 
 // Starts serving `socket` in the background; the session keeps itself alive through
 // its pending operations and closes the socket when done, or when the io_context is
-// destroyed. REQUIRES: `socket` was accepted on a strand, or on an io_context that one
-// thread runs, so that the session's handlers never run concurrently. `config` (and `tls_context`)
+// destroyed. REQUIRES: `socket` belongs to an io_context that one thread runs, so that
+// the session's handlers never run concurrently. `config` (and `tls_context`)
 // outlive the session.
-void StartPlainSession(tcp::socket socket, const SessionConfig& config);
-void StartTlsSession(tcp::socket socket, ssl::context& tls_context, const SessionConfig& config);
+void StartPlainSession(SessionSocket socket, const SessionConfig& config);
+void StartTlsSession(SessionSocket socket, ssl::context& tls_context, const SessionConfig& config);
 
 }  // namespace orrery::http
