@@ -45,6 +45,65 @@ TEST(JsonTest, StringsEscapeControlCharactersAndKeepUtf8) {
             "[\"a\\\"b\\\\c\\n\\u0001\",\"ü日本\",\"ü\"]");
 }
 
+// JSON.stringify's escapes, one byte at a time: the reference for AppendQuoted, which
+// skips plain text eight bytes at a time.
+std::string ReferenceQuoted(std::string_view s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\b') {
+      out += "\\b";
+    } else if (c == '\f') {
+      out += "\\f";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20) {
+      static constexpr char kHexDigits[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHexDigits[c >> 4];
+      out += kHexDigits[c & 0xF];
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+TEST(JsonTest, EscapesEverySpecialByteAtEveryPositionOfAWord) {
+  // Each special byte, and bytes next to the tests' edges (0x1f, 0x20, 0x21, 0x23,
+  // 0x5b, 0x5d, 0x7f, 0x80, 0xff), at every offset of strings up to 40 bytes long.
+  const std::string specials = std::string("\"\\\b\f\n\r\t\x01\x1f", 9) + std::string(1, '\0');
+  const std::string neighbours = "\x20\x21\x23\x5b\x5d\x7f\x80\xff";
+  for (const std::string& set : {specials, neighbours}) {
+    for (const char special : set) {
+      for (size_t length = 1; length <= 40; ++length) {
+        for (size_t at = 0; at < length; ++at) {
+          std::string text(length, 'x');
+          text[at] = special;
+          std::string out;
+          AppendQuoted(out, text);
+          ASSERT_EQ(out, ReferenceQuoted(text))
+              << "byte " << static_cast<int>(static_cast<unsigned char>(special)) << " at " << at
+              << " of " << length;
+        }
+      }
+    }
+  }
+  std::string mixed;
+  for (int i = 0; i < 1000; ++i) mixed += static_cast<char>((i * 37) % 256);
+  std::string out;
+  AppendQuoted(out, mixed);
+  EXPECT_EQ(out, ReferenceQuoted(mixed));
+}
+
 TEST(JsonTest, RejectsMalformedText) {
   for (std::string_view bad : {"{", "{\"a\":}", "[1,]", "nul", "{\"a\":1} x", ""}) {
     Result<Value> parsed = Parse(bad);

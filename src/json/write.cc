@@ -1,6 +1,8 @@
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "json/json.h"
@@ -9,6 +11,20 @@ namespace orrery::json {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
+
+// Whether any of the 8 bytes in `word` needs an escape in a JSON string: below 0x20,
+// '"' or '\\'. Each test is exact for "any byte" (the usual bit tricks: a byte below n
+// borrows into its top bit; x ^ c is zero where a byte equals c).
+bool WordNeedsEscape(uint64_t word) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+  const uint64_t quote = word ^ (kOnes * '"');
+  const uint64_t backslash = word ^ (kOnes * '\\');
+  const uint64_t below_space = (word - kOnes * 0x20) & ~word;
+  const uint64_t is_quote = (quote - kOnes) & ~quote;
+  const uint64_t is_backslash = (backslash - kOnes) & ~backslash;
+  return ((below_space | is_quote | is_backslash) & kHighBits) != 0;
+}
 
 // Splits the shortest round-trip form of d (> 0) into its digits and the decimal
 // exponent n such that d = 0.digits * 10^n, as ECMAScript's Number::toString defines.
@@ -78,7 +94,18 @@ void AppendQuoted(std::string& out, std::string_view s) {
   // Copy runs of characters that need no escape in one append: items are mostly
   // plain text, and this loop runs over every byte of every item written.
   size_t run_start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
+  size_t i = 0;
+  // Eight bytes at a time past those that need none (a 1 KB string of plain text was a
+  // byte-by-byte loop of 2.5% of a create's CPU); the loop below handles the rest.
+  auto skip_plain_words = [&] {
+    uint64_t word;
+    while (i + sizeof word <= s.size()) {
+      std::memcpy(&word, s.data() + i, sizeof word);
+      if (WordNeedsEscape(word)) break;
+      i += sizeof word;
+    }
+  };
+  for (skip_plain_words(); i < s.size(); ++i, skip_plain_words()) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') {
       continue;
