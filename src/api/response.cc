@@ -10,8 +10,8 @@ namespace orrery::api {
 
 std::string FormatCharge(double charge) {
   // to_chars rounds as printf's "%.2f" does, without its format parsing and locale
-  // (snprintf was 1% of a point read's CPU).
-  char buf[32];
+  // (snprintf was 1% of a point read's CPU). The buffer holds any double in full.
+  char buf[400];
   double rounded = std::round(charge * 100.0) / 100.0;
   const std::to_chars_result end =
       std::to_chars(buf, buf + sizeof(buf), rounded, std::chars_format::fixed, 2);
