@@ -20,8 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/account.h"
-#include "json/json.h"
+#include "bench_account.h"
 
 using namespace orrery;
 using SteadyClock = std::chrono::steady_clock;
@@ -66,17 +65,10 @@ int main() {
   std::filesystem::remove_all(dir);
   engine::AccountOptions options;
   options.store.path = dir;
-  auto account = std::move(engine::Account::Open(options)).value();
-  if (!account->CreateDatabase(*json::Parse(R"({"id":"db"})"), {}).ok()) return 1;
-  engine::ThroughputRequest throughput;
-  throughput.manual = 400;
-  if (!account
-           ->CreateContainer(
-               "db", *json::Parse(R"({"id":"c","partitionKey":{"paths":["/pk"],"version":2}})"),
-               throughput)
-           .ok())
-    return 1;
-  auto container = *account->GetContainer("db", "c");
+  std::optional<bench::BenchAccount> opened = bench::OpenBenchAccount(options);
+  if (!opened) return 1;
+  std::unique_ptr<engine::Account>& account = opened->account;
+  std::shared_ptr<engine::Container> container = opened->container;
   for (int i = 0; i < 10000; ++i) {
     if (!Create(*container, "preload-" + std::to_string(i)).ok()) return 1;
   }

@@ -15,8 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/account.h"
-#include "json/json.h"
+#include "bench_account.h"
 
 using namespace orrery;
 using SteadyClock = std::chrono::steady_clock;
@@ -63,17 +62,10 @@ int main() {
   options.store.path = dir;
   options.background_ttl_purge = false;
   options.background_splits = false;
-  auto account = std::move(engine::Account::Open(options)).value();
-  if (!account->CreateDatabase(*json::Parse(R"({"id":"db"})"), {}).ok()) return 1;
-  engine::ThroughputRequest throughput;
-  throughput.manual = 400;
-  if (!account
-           ->CreateContainer(
-               "db", *json::Parse(R"({"id":"c","partitionKey":{"paths":["/pk"],"version":2}})"),
-               throughput)
-           .ok())
-    return 1;
-  auto container = *account->GetContainer("db", "c");
+  std::optional<bench::BenchAccount> opened = bench::OpenBenchAccount(options);
+  if (!opened) return 1;
+  std::unique_ptr<engine::Account>& account = opened->account;
+  std::shared_ptr<engine::Container> container = opened->container;
 
   const int items = mb * 1024 * 1024 / 1100;
   const auto load_start = SteadyClock::now();

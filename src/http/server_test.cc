@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "http/test_client.h"
+#include "http/test_server.h"
 
 namespace orrery::http {
 namespace {
@@ -17,6 +18,7 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 using testing::ClientResponse;
+using testing::ConnectTo;
 using testing::TestClient;
 
 ServerOptions PlainOptions() {
@@ -35,16 +37,7 @@ Response Echo(const Request& request) {
 }
 
 std::unique_ptr<Server> StartServer(ServerOptions options, Handler handler = Echo) {
-  Result<std::unique_ptr<Server>> server = Server::Start(std::move(options), std::move(handler));
-  EXPECT_TRUE(server.ok()) << server.status().ToString();
-  return server.ok() ? std::move(server).value() : nullptr;
-}
-
-std::unique_ptr<TestClient> ConnectTo(const Server& server) {
-  std::string error;
-  auto client = TestClient::Connect(server.port(), &error);
-  EXPECT_NE(client, nullptr) << error;
-  return client;
+  return testing::StartTestServer(std::move(options), std::move(handler));
 }
 
 std::string Get(std::string_view target) {

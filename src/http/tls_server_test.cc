@@ -7,6 +7,7 @@
 #include "http/self_signed_certificate.h"
 #include "http/server.h"
 #include "http/test_client.h"
+#include "http/test_server.h"
 #include "http/test_temp_dir.h"
 
 namespace orrery::http {
@@ -29,9 +30,7 @@ Response Echo(const Request& request) {
 }
 
 std::unique_ptr<Server> StartServer(ServerOptions options) {
-  Result<std::unique_ptr<Server>> server = Server::Start(std::move(options), Echo);
-  EXPECT_TRUE(server.ok()) << server.status().ToString();
-  return server.ok() ? std::move(server).value() : nullptr;
+  return testing::StartTestServer(std::move(options), Echo);
 }
 
 std::unique_ptr<TestClient> ConnectTls(const Server& server, const ClientTlsOptions& options = {}) {

@@ -14,6 +14,7 @@
 
 #include "http/server.h"
 #include "http/test_client.h"
+#include "http/test_server.h"
 
 namespace orrery::http {
 namespace {
@@ -59,9 +60,7 @@ ServerOptions OneIoThread() {
 }
 
 std::unique_ptr<Server> StartServer(ServerOptions options, Handler handler) {
-  Result<std::unique_ptr<Server>> server = Server::Start(std::move(options), std::move(handler));
-  EXPECT_TRUE(server.ok()) << server.status().ToString();
-  return server.ok() ? std::move(server).value() : nullptr;
+  return testing::StartTestServer(std::move(options), std::move(handler));
 }
 
 std::string Get(std::string_view target) {
