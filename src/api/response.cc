@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <system_error>
 
 #include "api/headers.h"
 
@@ -13,10 +12,8 @@ std::string FormatCharge(double charge) {
   // (snprintf was 1% of a point read's CPU). The buffer holds any double in full.
   char buf[400];
   double rounded = std::round(charge * 100.0) / 100.0;
-  const std::to_chars_result end =
-      std::to_chars(buf, buf + sizeof(buf), rounded, std::chars_format::fixed, 2);
-  std::string text(buf, end.ec == std::errc() ? end.ptr : buf);
-  if (text.empty()) return "0";
+  std::string text(buf,
+                   std::to_chars(buf, buf + sizeof(buf), rounded, std::chars_format::fixed, 2).ptr);
   while (text.back() == '0') text.pop_back();
   if (text.back() == '.') text.pop_back();
   return text;
