@@ -2,8 +2,10 @@
 
 // The change feed's key space (latest-version mode; docs/storage-format.md):
 //   0x13 | container (4, BE) | physical partition (4, BE) | LSN (8, BE)  ->  EPK 0x00 id
-// One entry per item: a write puts the entry of its new version and deletes the old
-// version's, so a partition's entries in key order are its items in modification order.
+// One entry per item that a replace wrote last: such a write puts the entry of its new
+// version and deletes the old version's. A version a create wrote has no entry here: its
+// LSN is its item number, and its creation-order entry (creation_order.h) lists it under
+// that number. The feed reads both lists, merged by LSN (container_change_feed.cc).
 
 #include <cstdint>
 #include <optional>

@@ -247,8 +247,12 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   const std::vector<uint32_t> partitions = WritePartitionsOf(write.epk);
   for (uint32_t partition : partitions) {
     if (old && old->lsn != 0) batch.Delete(ChangeFeedKey(settings_.number, partition, old->lsn));
-    batch.Put(ChangeFeedKey(settings_.number, partition, number),
-              storage::keys::ItemSuffix(write.epk, write.id));
+    // A new item is in the feed through its creation-order entry below, filed under the
+    // same number (creation_order.h): one key less for every create.
+    if (alive) {
+      batch.Put(ChangeFeedKey(settings_.number, partition, number),
+                storage::keys::ItemSuffix(write.epk, write.id));
+    }
   }
   if (!alive) {
     // A new item: on the creation lists under its new number, and off them under the

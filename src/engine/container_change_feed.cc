@@ -7,6 +7,7 @@
 
 #include "engine/change_feed.h"
 #include "engine/container.h"
+#include "engine/creation_order.h"
 #include "engine/item_record.h"
 #include "json/json.h"
 #include "json/member_scan.h"
@@ -82,17 +83,17 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
   };
   std::vector<Change> changes;
   const size_t limit = static_cast<size_t>(std::max(max_items, 1));
-  for (const PhysicalPartition* partition : PartitionsIn(scope)) {
-    const PhysicalPartition& p = *partition;
+  // Reads one list of a partition's entries, keyed by LSN from `begin`, until `limit`
+  // changes or kMaxPageBytes; `lsn_of` reads an entry key's LSN.
+  const auto read_list = [&](const std::string& begin, const std::string& end,
+                             std::optional<uint64_t> (*lsn_of)(std::string_view)) -> Status {
     size_t taken = 0;
     size_t taken_bytes = 0;
     uint64_t last_taken = 0;
     Status status;
-    ORRERY_RETURN_IF_ERROR(store_.Scan(
-        ChangeFeedBegin(settings_.number, p.number, after_lsn),
-        ChangeFeedEnd(settings_.number, p.number),
-        [&](std::string_view key, std::string_view suffix) {
-          std::optional<uint64_t> lsn = ChangeFeedLsnOf(key);
+    ORRERY_RETURN_IF_ERROR(
+        store_.Scan(begin, end, [&](std::string_view key, std::string_view suffix) {
+          std::optional<uint64_t> lsn = lsn_of(key);
           if (!lsn || *lsn > stable) return false;
           const size_t zero = suffix.find('\0');
           if (zero == std::string_view::npos || !scope.Contains(suffix.substr(0, zero))) {
@@ -107,7 +108,7 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
           }
           std::optional<ItemRecordView> record =
               *stored ? DecodeItemRecord(**stored) : std::nullopt;
-          // Rewritten since the entry was read: its new entry comes later.
+          // Rewritten since this entry was written: its version now has a later entry.
           if (!record || record->lsn != *lsn || IsExpired(record->json)) return true;
           if (since_ts) {
             std::optional<int64_t> ts;
@@ -126,12 +127,28 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
           return ++taken < limit && taken_bytes < kMaxPageBytes;
         }));
     ORRERY_RETURN_IF_ERROR(status);
-    // A partition cut at the page size is complete only up to its last change.
+    // A list cut at the page size is complete only up to its last change.
     if (taken == limit || taken_bytes >= kMaxPageBytes) complete = std::min(complete, last_taken);
+    return Status::Ok();
+  };
+  const uint32_t n = settings_.number;
+  for (const PhysicalPartition* partition : PartitionsIn(scope)) {
+    const uint32_t p = partition->number;
+    // A version written by a create is filed under its creation-order entry alone, whose
+    // number is its LSN (creation_order.h); later versions have change-feed entries.
+    ORRERY_RETURN_IF_ERROR(
+        read_list(CreationBegin(n, p, after_lsn), CreationEnd(n, p), &CreationNumberOf));
+    ORRERY_RETURN_IF_ERROR(
+        read_list(ChangeFeedBegin(n, p, after_lsn), ChangeFeedEnd(n, p), &ChangeFeedLsnOf));
   }
   // Across partitions, modification order is LSN order (LSNs are container-wide).
   std::sort(changes.begin(), changes.end(),
             [](const Change& a, const Change& b) { return a.lsn < b.lsn; });
+  // Stores written before creates were filed under their creation-order entry alone hold
+  // both entries for such versions: one LSN is one version.
+  changes.erase(std::unique(changes.begin(), changes.end(),
+                            [](const Change& a, const Change& b) { return a.lsn == b.lsn; }),
+                changes.end());
   while (!changes.empty() && changes.back().lsn > complete) changes.pop_back();
   // The page ends at `limit` changes or after the change that reaches kMaxPageBytes.
   size_t keep = 0;

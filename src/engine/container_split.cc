@@ -61,11 +61,13 @@ Status Container::CopyForSplit(uint32_t parent) const {
           storage::WriteBatch& batch) {
         const auto& split = *write_state_->split;
         const uint32_t child = epk < split.at ? split.left : split.right;
-        if (record.lsn != 0) {
+        const std::optional<uint64_t> number = ItemNumberOfJson(record.json);
+        // A version written by a create is in the feed through its creation-order entry.
+        if (record.lsn != 0 && record.lsn != number) {
           batch.Put(ChangeFeedKey(settings_.number, child, record.lsn),
                     storage::keys::ItemSuffix(epk, id));
         }
-        if (std::optional<uint64_t> number = ItemNumberOfJson(record.json)) {
+        if (number) {
           batch.Put(CreationKey(settings_.number, child, *number),
                     storage::keys::ItemSuffix(epk, id));
         }
