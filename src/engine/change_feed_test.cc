@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/account.h"
-#include "engine/creation_order.h"
+#include "engine/partition/partition_key.h"
 #include "engine/test_directory.h"
 #include "json/json.h"
 #include "storage/keys.h"
@@ -162,30 +162,17 @@ TEST_F(ChangeFeedTest, StoresWhoseCreatesHaveBothEntriesReadEachVersionOnce) {
   const uint64_t b = Write("b", 1);
   Write("c", 1);
   Write("c", 2);
-  const uint32_t number = C()->settings().number;
-  const PartitionMap partitions = C()->settings().partitions;
+  const ContainerSettings settings = C()->settings();
   {
     // As an earlier version wrote them: a change-feed entry for every create too.
     account_.reset();
     auto store = std::move(storage::Store::Open(options_.store)).value();
     storage::WriteBatch batch;
     for (const auto& [id, lsn] : {std::pair<std::string, uint64_t>{"a", a}, {"b", b}}) {
-      // Item keys end in EPK, 0x00 and the id; their suffix is the entry's value.
-      std::string suffix;
-      uint32_t partition = 0;
-      EXPECT_TRUE(store
-                      ->Scan(storage::keys::ItemsFrom(number, ""), storage::keys::ItemsEnd(number),
-                             [&](std::string_view key, std::string_view) {
-                               std::string_view epk, item_id;
-                               if (storage::keys::ParseItem(key, epk, item_id) && item_id == id) {
-                                 suffix = storage::keys::ItemSuffix(epk, item_id);
-                                 partition = partitions.Owner(epk).number;
-                               }
-                               return true;
-                             })
-                      .ok());
-      ASSERT_FALSE(suffix.empty());
-      batch.Put(ChangeFeedKey(number, partition, lsn), suffix);
+      const std::string epk = partition::EffectivePartitionKey(
+          settings.partition_key, {partition::PartitionKeyComponent::String("p" + id)});
+      batch.Put(ChangeFeedKey(settings.number, settings.partitions.Owner(epk).number, lsn),
+                storage::keys::ItemSuffix(epk, id));
     }
     ASSERT_TRUE(store->WriteSynced(batch).ok());
     store.reset();
