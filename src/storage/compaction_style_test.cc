@@ -80,11 +80,11 @@ TEST_F(CompactionStyleTest, AStoreCompactedByLevelsOpensWithItsDataAndKeepsWriti
     rocksdb::DB* raw = nullptr;
     ASSERT_TRUE(rocksdb::DB::Open(options, dir_, &raw).ok());
     std::unique_ptr<rocksdb::DB> db(raw);
-    WriteLeveled(*db, 0, 3000, expected);
-    WriteLeveled(*db, 3000, 6000, expected);
+    ASSERT_NO_FATAL_FAILURE(WriteLeveled(*db, 0, 3000, expected));
+    ASSERT_NO_FATAL_FAILURE(WriteLeveled(*db, 3000, 6000, expected));
     ASSERT_TRUE(db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());
     // Later versions of some keys and a deletion, left in level 0 over the levels below.
-    WriteLeveled(*db, 5000, 7000, expected);
+    ASSERT_NO_FATAL_FAILURE(WriteLeveled(*db, 5000, 7000, expected));
     ASSERT_TRUE(db->Delete(rocksdb::WriteOptions(), KeyNumber(10)).ok());
     expected.erase(KeyNumber(10));
     int below_level_zero = 0;
@@ -99,7 +99,7 @@ TEST_F(CompactionStyleTest, AStoreCompactedByLevelsOpensWithItsDataAndKeepsWriti
 
   auto store = Store::Open({.path = dir_});
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  ExpectExactly(**store, expected);
+  ASSERT_NO_FATAL_FAILURE(ExpectExactly(**store, expected));
 
   WriteBatch batch;
   for (int i = 6500; i < 8000; ++i) {

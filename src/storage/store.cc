@@ -170,14 +170,15 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // at each level. Universal (tiered) compaction merges sorted runs of similar size
   // instead: over 40 s of creates on disk a create cost 15-20% less CPU, and the reads
   // after them less too (bench/sustained_writes.sh, bench/README.md). The price is disk
-  // space: replaced versions stay until their runs merge (a store of 10,000 items
-  // upserted for 40 s held 54 MB against 30 MB), and merging every run needs free space
-  // the size of the store; a merge that finds the disk full is handled as any full disk
-  // (out_of_space_listener.h), after which RocksDB puts off merges that lack room. A store
-  // written with leveled compaction opens as it is: its levels are sorted runs.
+  // space: replaced versions stay until their runs merge (10,000 items upserted
+  // for 40 s took 34-54 MB against 27-30 MB), and merging every run needs free space
+  // the size of the store: a merge that finds the disk full is a full disk like any
+  // other (out_of_space_listener.h; a 400 MB disk filled by creates answered 507 and
+  // resumed as with leveled compaction). A store written with leveled compaction opens as
+  // it is: its levels are sorted runs.
   db_options.compaction_style = rocksdb::kCompactionStyleUniversal;
   // Merge once 8 sorted runs are there (each flushed memtable is one): a point lookup
-  // checks each run through its bloom filter; 4 cost creates 10% more.
+  // checks each run through its bloom filter; 4 cost creates 14% more.
   db_options.level0_file_num_compaction_trigger = 8;
   // A scratch store is loaded once and then read for a few seconds: compacting while it
   // loads cost orrery advise 15% of its CPU, more than its reads lose to the level-0
