@@ -19,11 +19,9 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
-  ORRERY_BENCH_INNER=1
-  export ORRERY_BENCH_INNER
-  exec timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-300}" sh "$0" "$@"
-fi
+BENCH_NAME=point_reads_under_scans.sh
+. "$HERE/lib/driver.sh"
+bench_time_limit 300 "$@"
 
 STORAGE=${ORRERY_BENCH_STORAGE:-memory}
 ITEMS=${ORRERY_BENCH_ITEMS:-50000}
@@ -36,33 +34,12 @@ LUA="$HERE/lua"
 DB=benchdb
 COLL=items
 
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { printf 'point_reads_under_scans.sh: FAILED: %s\n' "$*" >&2; exit "${2:-1}"; }
-
 for tool in node wrk timeout awk; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
 done
 [ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-scan-bench.XXXXXX")
-SERVER_PID=
-SCAN_PID=
-cleanup() {
-  rc=$?
-  trap - EXIT INT TERM
-  for pid in $SCAN_PID $SERVER_PID; do
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  [ "${ORRERY_BENCH_KEEP:-0}" = 1 ] && log "work directory kept: $WORK" || rm -rf "$WORK"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 124' TERM
-
-# field NAME FILE: a value of the BENCH_RESULT line common.lua prints.
-field() { sed -n "s/.*BENCH_RESULT.* $1=\([0-9]*\).*/\1/p" "$2"; }
+bench_work_dir orrery-scan-bench
 # summary FILE: "req/s p50_ms p99_ms" of a wrk run.
 summary() {
   awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" \
@@ -122,12 +99,12 @@ for BIN in "$@"; do
   # --timeout: a scan may take seconds; wrk's default of 2 s would count it as an error.
   wrk -t1 -c"$SCAN_CONNS" -d"$((secs + 6))s" --timeout 60s -s "$LUA/scan.lua" "$URL" \
     -- "$DB" "$COLL" "$DATE" "$AUTH" >"$WORK/scans-$n.txt" 2>&1 &
-  SCAN_PID=$!
+  BENCH_PIDS=$!
   sleep 3
   wrk -t1 -c"$READ_CONNS" -d"$DURATION" --latency --timeout 60s -s "$LUA/read.lua" "$URL" \
     -- "$WORK/reads.lua" >"$WORK/loaded-$n.txt" 2>&1 || die "wrk reads under scans failed"
-  wait "$SCAN_PID" || die "wrk scans failed: $(tail -3 "$WORK/scans-$n.txt")"
-  SCAN_PID=
+  wait "$BENCH_PIDS" || die "wrk scans failed: $(tail -3 "$WORK/scans-$n.txt")"
+  BENCH_PIDS=
   kill -TERM "$SERVER_PID"
   wait "$SERVER_PID" 2>/dev/null || true
   SERVER_PID=

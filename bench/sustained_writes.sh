@@ -24,11 +24,9 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
-  ORRERY_BENCH_INNER=1
-  export ORRERY_BENCH_INNER
-  exec timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-900}" sh "$0" "$@"
-fi
+BENCH_NAME=sustained_writes.sh
+. "$HERE/lib/driver.sh"
+bench_time_limit 900 "$@"
 
 OP=${ORRERY_BENCH_WRITE_OP:-create}
 SECONDS_OF_WRITES=${ORRERY_BENCH_WRITE_SECONDS:-40}
@@ -41,32 +39,13 @@ DB=benchdb
 COLL=items
 ITEMS=10000
 
-log() { printf '[sustained %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { printf 'sustained_writes.sh: FAILED: %s\n' "$*" >&2; exit "${2:-1}"; }
-
 for tool in node wrk timeout awk du; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
 done
 case $OP in create | upsert) ;; *) die "ORRERY_BENCH_WRITE_OP must be create or upsert" 2 ;; esac
 [ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-sustained.XXXXXX")
-SERVER_PID=
-cleanup() {
-  rc=$?
-  trap - EXIT INT TERM
-  if [ -n "$SERVER_PID" ]; then
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  [ "${ORRERY_BENCH_KEEP:-0}" = 1 ] && log "work directory kept: $WORK" || rm -rf "$WORK"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 124' TERM
-
-field() { sed -n "s/.*BENCH_RESULT.* $1=\([0-9]*\).*/\1/p" "$2"; }
+bench_work_dir orrery-sustained
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat"; }
 ticks_per_second=$(getconf CLK_TCK)
 

@@ -17,11 +17,9 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
-  ORRERY_BENCH_INNER=1
-  export ORRERY_BENCH_INNER
-  exec timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-300}" sh "$0" "$@"
-fi
+BENCH_NAME=sync_writes.sh
+. "$HERE/lib/driver.sh"
+bench_time_limit 300 "$@"
 
 DURATION=${ORRERY_BENCH_DURATION:-10s}
 CONNS=${ORRERY_BENCH_CONNECTIONS:-32}
@@ -30,31 +28,12 @@ LUA="$HERE/lua"
 DB=benchdb
 COLL=items
 
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { printf 'sync_writes.sh: FAILED: %s\n' "$*" >&2; exit "${2:-1}"; }
-
 for tool in node wrk timeout awk; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
 done
 [ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-sync-bench.XXXXXX")
-SERVER_PID=
-cleanup() {
-  rc=$?
-  trap - EXIT INT TERM
-  if [ -n "$SERVER_PID" ]; then
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-  [ "${ORRERY_BENCH_KEEP:-0}" = 1 ] && log "work directory kept: $WORK" || rm -rf "$WORK"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 124' TERM
-
-field() { sed -n "s/.*BENCH_RESULT.* $1=\([0-9]*\).*/\1/p" "$2"; }
+bench_work_dir orrery-sync-bench
 summary() {
   awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" \
       -v p50="$(field p50_us "$1")" -v p99="$(field p99_us "$1")" \
