@@ -23,8 +23,10 @@ namespace orrery::storage::testing {
 class SmallDisk {
  public:
   explicit SmallDisk(int megabytes) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "orrery-small-disk-XXXXXX").string();
+    // mkdtemp(3) replaces the name's last six characters, which must be 'X', with a
+    // unique suffix.
+    std::string pattern = (std::filesystem::temp_directory_path() / "orrery-small-disk-").string() +
+                          std::string(6, 'X');
     if (::mkdtemp(pattern.data()) == nullptr) {
       why_not_ = std::strerror(errno);
       return;
