@@ -331,7 +331,8 @@ async function measureWorkloads(name) {
 }
 
 // The ceiling of this machine for a 1 KB answer over HTTP/1.1 with this client: nginx
-// serving a static file, under the same wrk settings. Skipped when nginx is not installed.
+// serving a static file, under the same wrk settings, tuned for a small file (read into
+// the response, kept open; bench/README.md, stop 41). Skipped when nginx is not installed.
 async function measureNginx() {
   if (spawnSync('nginx', ['-v']).error) return null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-nginx-'));
@@ -349,6 +350,8 @@ error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
   access_log off;
+  sendfile off;
+  open_file_cache max=100;
   keepalive_requests 1000000;
 ${temp}
   default_type text/plain;
