@@ -1,8 +1,8 @@
 #!/bin/sh
 # Point reads, creates and upserts against Orrery, on disk and in memory, each printed as a
 # ratio to nginx serving a static 1 KB file in the same run, with the same wrk settings
-# (default -t2 -c32) on the same cores; nginx twice, with its defaults (sendfile) and tuned
-# for small files (see nginx_conf below). Up to two binaries (ORRERY_BIN and, optionally,
+# (default -t2 -c32) on the same cores; nginx twice, with `sendfile on` as Debian configures
+# it and tuned for small files (see nginx_conf below). Up to two binaries (ORRERY_BIN and, optionally,
 # ORRERY_BASE_BIN) are measured in one run, interleaved with nginx, so "before" and "after"
 # share the machine's state. Bounded: ORRERY_BENCH_TIME_LIMIT seconds (default 300 per
 # round); with the defaults one binary takes about 2 minutes, two about 3, per round.
@@ -151,11 +151,11 @@ chmod 755 "$WORK" "$NGX" "$NGX/www"
 chmod 644 "$NGX/www/1k.txt"
 NGX_PORT=$(node "$HELPER" free-port)
 # nginx_conf FILE FILE_DIRECTIVES: the baseline's configuration. Two are measured: "nginx",
-# nginx's defaults with sendfile on (the baseline of every figure in bench/README.md up to
-# 2026-12-06), and "nginx-tuned", with the file read into the response (sendfile off: a
-# 1 KB body goes out with its head in one send) and the open file cached (no
-# open/fstat/close per request), which served the 1 KB file up to twice as fast on some
-# machines. The tuned one is the stricter bar.
+# nginx's defaults but for sendfile on, as Debian's own nginx.conf sets it (the baseline of
+# every figure in bench/README.md up to 2026-12-06), and "nginx-tuned", with the file read
+# into the response (sendfile off: a 1 KB body goes out with its head in one send) and the
+# open file cached (no open/fstat/close per request), which served the 1 KB file up to
+# twice as fast on some machines. The tuned one is the stricter bar.
 nginx_conf() {
   cat >"$1" <<EOF
 daemon off;
