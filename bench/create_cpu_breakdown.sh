@@ -10,24 +10,21 @@
 #   POLICY='{"indexingMode":"none","automatic":false}' sh bench/create_cpu_breakdown.sh
 #   ORRERY_BIN=/tmp/orrery-before ORRERY_SERVER_ARGS=--sync-writes sh bench/create_cpu_breakdown.sh
 #
-# Loopback only; bounded by wrk's durations (about 20 s a run). Needs wrk (make bench-deps).
+# Loopback only; about 20 s a run, stopped after ORRERY_BENCH_TIME_LIMIT (default 180) seconds.
+# Needs wrk (make bench-deps).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
+BENCH_NAME=create_cpu_breakdown.sh
+. "$HERE/lib/driver.sh"
+bench_time_limit 180 "$@"
 BIN=${ORRERY_BIN:-$HERE/../build/orrery}
 POLICY=${POLICY:-}
 HELPER="$HERE/lib/cosmos_bench.mjs"
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-create-cpu.XXXXXX")
-PORT=$(node "$HELPER" free-port)
-# shellcheck disable=SC2086
-"$BIN" serve --port "$PORT" --no-tls --data-dir "$WORK/data" ${ORRERY_SERVER_ARGS:-} >"$WORK/out" 2>"$WORK/err" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-URL="http://127.0.0.1:$PORT"
-i=0
-until curl -fs -o /dev/null "$URL/" -H "x-ms-version: 2020-07-15" 2>/dev/null || grep -q "listening" "$WORK/out"; do
-  i=$((i + 1)); [ "$i" -lt 200 ] || { echo "server did not start: $(cat "$WORK/err")" >&2; exit 1; }
-  sleep 0.05
-done
+require_tools node wrk timeout awk join
+bench_work_dir orrery-create-cpu
+# shellcheck disable=SC2086  # ORRERY_SERVER_ARGS is a list of flags
+start_orrery "$WORK/server.out" "$BIN" serve --port 0 --no-tls --data-dir "$WORK/data" ${ORRERY_SERVER_ARGS:-}
+SERVER=$SERVER_PID
 timeout 90 node "$HELPER" setup --url "$URL" --db benchdb --coll items --items 10000 --size 1024 --concurrency 64 >/dev/null
 COLL=items
 if [ -n "$POLICY" ]; then

@@ -29,32 +29,10 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 
-# Hard time bound: re-run this script under timeout(1), which signals the whole process group
-# (wrk, node, orrery, nginx) when the limit is reached; the EXIT trap below then cleans up.
-# timeout(1) runs in its own process group, so a Ctrl-C on this (outer) shell is forwarded.
-if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
-  ORRERY_BENCH_INNER=1
-  export ORRERY_BENCH_INNER
-  command -v timeout >/dev/null 2>&1 || { echo "point_ops.sh: FAILED: 'timeout' (coreutils) is not installed" >&2; exit 2; }
-  timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-175}" sh "$HERE/point_ops.sh" "$@" &
-  inner=$!
-  interrupted=0
-  trap 'interrupted=1; kill -TERM "$inner" 2>/dev/null' INT TERM
-  rc=0
-  wait "$inner" || rc=$?
-  while kill -0 "$inner" 2>/dev/null; do  # wait was cut short by the trap: wait for the cleanup
-    rc=0
-    wait "$inner" || rc=$?
-  done
-  if [ "$interrupted" = 1 ]; then
-    echo "point_ops.sh: interrupted" >&2
-    exit 130
-  fi
-  if [ "$rc" -eq 124 ]; then
-    echo "point_ops.sh: FAILED: time limit of ${ORRERY_BENCH_TIME_LIMIT:-175} s reached" >&2
-  fi
-  exit "$rc"
-fi
+BENCH_NAME=point_ops.sh
+. "$HERE/lib/driver.sh"
+. "$HERE/lib/nginx.sh"
+bench_time_limit 175 "$@"
 
 ORRERY_BIN=${ORRERY_BIN:-$ROOT/build/orrery}
 STORAGE=${ORRERY_BENCH_STORAGE:-disk}
@@ -71,13 +49,8 @@ COLL=items
 HELPER="$HERE/lib/cosmos_bench.mjs"
 LUA="$HERE/lua"
 
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { printf 'point_ops.sh: FAILED: %s\n' "$*" >&2; exit "${2:-1}"; }
-
 # ---- preconditions -----------------------------------------------------------------------
-for tool in node wrk nginx curl timeout awk; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (Debian: wrk, nginx-light, nodejs, curl)" 2
-done
+require_tools node wrk nginx curl timeout awk
 case "$ORRERY_BIN" in /*) ;; *) ORRERY_BIN=$(pwd)/$ORRERY_BIN ;; esac
 [ -x "$ORRERY_BIN" ] || die "no executable server at ORRERY_BIN=$ORRERY_BIN (build it first: cmake --build build --target orrery)" 2
 case "$STORAGE" in
@@ -85,42 +58,8 @@ case "$STORAGE" in
   *) die "ORRERY_BENCH_STORAGE must be 'disk' or 'memory', not '$STORAGE'" 2 ;;
 esac
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-bench.XXXXXX")
-SERVER_PID=
-NGINX_PID=
+bench_work_dir orrery-bench
 
-stop_pid() {  # stop_pid PID: SIGTERM, wait up to 5 s, then SIGKILL
-  [ -n "$1" ] || return 0
-  kill -TERM "$1" 2>/dev/null || return 0
-  i=0
-  while kill -0 "$1" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-  kill -KILL "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
-
-cleanup() {
-  rc=$?
-  trap - EXIT INT TERM
-  stop_pid "$SERVER_PID"
-  stop_pid "$NGINX_PID"
-  if [ "${ORRERY_BENCH_KEEP:-0}" = 1 ]; then
-    log "work directory kept: $WORK"
-  else
-    rm -rf "$WORK"
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 124' TERM
-
-# cpu_ticks PID: utime+stime (clock ticks) of PID and its direct children (nginx workers).
-cpu_ticks() {
-  cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
-    { pid = $1; line = $0; sub(/^.*\) /, "", line); split(line, f, " ")
-      if (pid == root || f[2] == root) sum += f[12] + f[13] }
-    END { print sum + 0 }'
-}
 # child_cpu_s: sets CHILD_CPU_S to the user+system CPU seconds of this shell's finished
 # children so far (wrk). Not usable in $(...): `times` reports the calling shell's children.
 child_cpu_s() {
@@ -177,19 +116,7 @@ else
   set -- --data-dir "$WORK/data"
 fi
 # shellcheck disable=SC2086  # SERVER_ARGS is a list of flags
-"$ORRERY_BIN" serve --port 0 --no-tls "$@" $SERVER_ARGS >"$WORK/server.out" 2>"$WORK/server.err" &
-SERVER_PID=$!
-PORT=
-i=0
-while [ "$i" -lt 200 ]; do
-  PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$WORK/server.out" | head -n 1)
-  [ -n "$PORT" ] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || die "server exited: $(tail -5 "$WORK/server.err")"
-  sleep 0.05
-  i=$((i + 1))
-done
-[ -n "$PORT" ] || die "server did not print its listening line within 10 s"
-URL="http://127.0.0.1:$PORT"
+start_orrery "$WORK/server.out" "$ORRERY_BIN" serve --port 0 --no-tls "$@" $SERVER_ARGS
 log "server pid $SERVER_PID at $URL"
 sleep 1
 rss_kb "$SERVER_PID" >"$WORK/rss-idle.kb"
@@ -207,47 +134,9 @@ run_wrk read "$URL" "$LUA/read.lua" "$SERVER_PID" -- "$WORK/reads_data.lua"
 # ---- 5. nginx baseline: 1 KB static file, same wrk settings -------------------------------
 # Run right after the reads (the Orrery server idles meanwhile), so that the read/nginx ratio
 # compares two runs taken as close together in time as possible on a shared machine.
-NGX="$WORK/nginx"
-mkdir -p "$NGX/www" "$NGX/tmp"
-awk 'BEGIN { s = ""; for (i = 0; i < 1024; i++) s = s "x"; printf "%s", s }' >"$NGX/www/1k.txt"
-chmod 755 "$WORK" "$NGX" "$NGX/www"
-chmod 644 "$NGX/www/1k.txt"
-NGX_PORT=$(node "$HELPER" free-port)
-cat >"$NGX/nginx.conf" <<EOF
-daemon off;
-worker_processes auto;
-pid $NGX/nginx.pid;
-error_log $NGX/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  # Tuned for a small file, as a yardstick should be: the file read into the response (its
-  # head and body in one send) and kept open. With sendfile and no open-file cache nginx
-  # served 1 KB at about half this rate on some machines (bench/README.md, stop 41).
-  sendfile off;
-  open_file_cache max=100;
-  keepalive_requests 1000000;
-  client_body_temp_path $NGX/tmp/body;
-  proxy_temp_path $NGX/tmp/proxy;
-  fastcgi_temp_path $NGX/tmp/fastcgi;
-  uwsgi_temp_path $NGX/tmp/uwsgi;
-  scgi_temp_path $NGX/tmp/scgi;
-  default_type text/plain;
-  server {
-    listen 127.0.0.1:$NGX_PORT;
-    root $NGX/www;
-  }
-}
-EOF
-nginx -p "$NGX" -c "$NGX/nginx.conf" -e "$NGX/error.log" >"$NGX/stdout" 2>&1 &
-NGINX_PID=$!
-i=0
-until curl -fsS -o /dev/null "http://127.0.0.1:$NGX_PORT/1k.txt" 2>/dev/null; do
-  kill -0 "$NGINX_PID" 2>/dev/null || die "nginx did not start: $(cat "$NGX/stdout" "$NGX/error.log" 2>/dev/null | tail -5)"
-  [ "$i" -lt 100 ] || die "nginx did not answer within 5 s"
-  sleep 0.05
-  i=$((i + 1))
-done
+nginx_prepare "$WORK/nginx"
+nginx_conf "$NGX/nginx.conf" "$NGINX_TUNED"
+nginx_start "$NGX/nginx.conf"
 run_wrk nginx "http://127.0.0.1:$NGX_PORT/1k.txt" "$LUA/static.lua" "$NGINX_PID"
 stop_pid "$NGINX_PID"
 NGINX_PID=

@@ -34,9 +34,7 @@ LUA="$HERE/lua"
 DB=benchdb
 COLL=items
 
-for tool in node wrk timeout awk; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
-done
+require_tools node wrk timeout awk
 [ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
 
 bench_work_dir orrery-scan-bench
@@ -59,18 +57,7 @@ start_server() {  # start_server BIN: sets SERVER_PID and URL
   bin=$1
   shift
   # shellcheck disable=SC2086  # SERVER_ARGS is a list of flags
-  "$bin" serve --port 0 --no-tls "$@" $SERVER_ARGS >"$WORK/server-$n$mode.out" 2>"$WORK/server-$n$mode.err" &
-  SERVER_PID=$!
-  i=0
-  PORT=
-  while [ -z "$PORT" ] && [ "$i" -lt 200 ]; do
-    PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$WORK/server-$n$mode.out" | head -n 1)
-    kill -0 "$SERVER_PID" 2>/dev/null || die "server exited: $(tail -5 "$WORK/server-$n$mode.err")"
-    sleep 0.05
-    i=$((i + 1))
-  done
-  [ -n "$PORT" ] || die "server did not start"
-  URL="http://127.0.0.1:$PORT"
+  start_orrery "$WORK/server-$n$mode.out" "$bin" serve --port 0 --no-tls "$@" $SERVER_ARGS
 }
 
 n=0

@@ -2,7 +2,7 @@
 # Point reads, creates and upserts against Orrery, on disk and in memory, each printed as a
 # ratio to nginx serving a static 1 KB file in the same run, with the same wrk settings
 # (default -t2 -c32) on the same cores; nginx twice, with `sendfile on` as Debian configures
-# it and tuned for small files (see nginx_conf below). Up to two binaries (ORRERY_BIN and, optionally,
+# it and tuned for small files (bench/lib/nginx.sh). Up to two binaries (ORRERY_BIN and, optionally,
 # ORRERY_BASE_BIN) are measured in one run, interleaved with nginx, so "before" and "after"
 # share the machine's state. Bounded: ORRERY_BENCH_TIME_LIMIT seconds (default 300 per
 # round); with the defaults one binary takes about 2 minutes, two about 3, per round.
@@ -33,15 +33,10 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 
-if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
-  ORRERY_BENCH_INNER=1
-  export ORRERY_BENCH_INNER
-  command -v timeout >/dev/null 2>&1 || { echo "point_vs_nginx.sh: 'timeout' is not installed" >&2; exit 2; }
-  rc=0
-  timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-$((300 * ${ORRERY_BENCH_ROUNDS:-1}))}" sh "$HERE/point_vs_nginx.sh" "$@" || rc=$?
-  [ "$rc" -eq 124 ] && echo "point_vs_nginx.sh: FAILED: time limit reached" >&2
-  exit "$rc"
-fi
+BENCH_NAME=point_vs_nginx.sh
+. "$HERE/lib/driver.sh"
+. "$HERE/lib/nginx.sh"
+bench_time_limit "$((300 * ${ORRERY_BENCH_ROUNDS:-1}))" "$@"
 
 ORRERY_BIN=${ORRERY_BIN:-$ROOT/build/orrery}
 BASE_BIN=${ORRERY_BASE_BIN:-}
@@ -59,12 +54,7 @@ COLL=items
 HELPER="$HERE/lib/cosmos_bench.mjs"
 LUA="$HERE/lua"
 
-log() { printf '[vs-nginx %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { printf 'point_vs_nginx.sh: FAILED: %s\n' "$*" >&2; exit "${2:-1}"; }
-
-for tool in node wrk nginx curl awk; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
-done
+require_tools node wrk nginx curl awk
 abs() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$(pwd)" "$1" ;; esac; }
 ORRERY_BIN=$(abs "$ORRERY_BIN")
 [ -x "$ORRERY_BIN" ] || die "no executable at ORRERY_BIN=$ORRERY_BIN" 2
@@ -75,39 +65,11 @@ if [ -n "$BASE_BIN" ]; then
   BINS="base=$BASE_BIN $BINS"
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/orrery-vs-nginx.XXXXXX")
-SERVER_PID=
-NGINX_PID=
-stop_pid() {
-  [ -n "$1" ] || return 0
-  kill -TERM "$1" 2>/dev/null || return 0
-  i=0
-  while kill -0 "$1" 2>/dev/null && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-  kill -KILL "$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
-cleanup() {
-  rc=$?
-  trap - EXIT INT TERM
-  stop_pid "$SERVER_PID"
-  stop_pid "$NGINX_PID"
-  if [ "${ORRERY_BENCH_KEEP:-0}" = 1 ]; then log "work directory kept: $WORK"; else rm -rf "$WORK"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 124' TERM
+bench_work_dir orrery-vs-nginx
 
 RESULTS="$WORK/results.tsv"   # label<TAB>op<TAB>ops/s
 : >"$RESULTS"
 
-# cpu_ticks PID: utime+stime (clock ticks) of PID and its direct children (nginx workers).
-cpu_ticks() {
-  cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
-    { pid = $1; line = $0; sub(/^.*\) /, "", line); split(line, f, " ")
-      if (pid == root || f[2] == root) sum += f[12] + f[13] }
-    END { print sum + 0 }'
-}
 HZ=$(getconf CLK_TCK)
 # machine_busy_ticks: CPU ticks the whole machine spent busy (user, nice, system, irq,
 # softirq; not idle, iowait or steal), to count what the load generator cost beside the
@@ -144,52 +106,12 @@ wrk_run() {
 }
 
 # ---- nginx ---------------------------------------------------------------------------------
-NGX="$WORK/nginx"
-mkdir -p "$NGX/www" "$NGX/tmp"
-awk 'BEGIN { s = ""; for (i = 0; i < 1024; i++) s = s "x"; printf "%s", s }' >"$NGX/www/1k.txt"
-chmod 755 "$WORK" "$NGX" "$NGX/www"
-chmod 644 "$NGX/www/1k.txt"
-NGX_PORT=$(node "$HELPER" free-port)
-# nginx_conf FILE FILE_DIRECTIVES: the baseline's configuration. Two are measured: "nginx",
-# nginx's defaults but for sendfile on, as Debian's own nginx.conf sets it (the baseline of
-# every figure in bench/README.md up to 2026-12-06), and "nginx-tuned", with the file read
-# into the response (sendfile off: a 1 KB body goes out with its head in one send) and the
-# open file cached (no open/fstat/close per request), which served the 1 KB file up to
-# twice as fast on some machines. The tuned one is the stricter bar.
-nginx_conf() {
-  cat >"$1" <<EOF
-daemon off;
-worker_processes auto;
-pid $NGX/nginx.pid;
-error_log $NGX/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  $2
-  keepalive_requests 1000000;
-  client_body_temp_path $NGX/tmp/body;
-  proxy_temp_path $NGX/tmp/proxy;
-  fastcgi_temp_path $NGX/tmp/fastcgi;
-  uwsgi_temp_path $NGX/tmp/uwsgi;
-  scgi_temp_path $NGX/tmp/scgi;
-  default_type text/plain;
-  server { listen 127.0.0.1:$NGX_PORT; root $NGX/www; }
-}
-EOF
-}
-nginx_conf "$NGX/nginx.conf" "sendfile on;"
-nginx_conf "$NGX/nginx-tuned.conf" "sendfile off; open_file_cache max=100;"
+nginx_prepare "$WORK/nginx"
+nginx_conf "$NGX/nginx.conf" "$NGINX_DEBIAN"
+nginx_conf "$NGX/nginx-tuned.conf" "$NGINX_TUNED"
 nginx_run() {  # nginx runs only while it is measured, so it never competes with Orrery
   for baseline in nginx nginx-tuned; do
-    nginx -p "$NGX" -c "$NGX/$baseline.conf" -e "$NGX/error.log" >"$NGX/stdout" 2>&1 &
-    NGINX_PID=$!
-    i=0
-    until curl -fsS -o /dev/null "http://127.0.0.1:$NGX_PORT/1k.txt" 2>/dev/null; do
-      kill -0 "$NGINX_PID" 2>/dev/null || die "nginx did not start: $(tail -3 "$NGX/error.log" 2>/dev/null)"
-      [ "$i" -lt 100 ] || die "nginx did not answer within 5 s"
-      sleep 0.05
-      i=$((i + 1))
-    done
+    nginx_start "$NGX/$baseline.conf"
     wrk_run "$baseline" static "$NGINX_PID" "http://127.0.0.1:$NGX_PORT/1k.txt" "$LUA/static.lua"
     stop_pid "$NGINX_PID"
     NGINX_PID=
@@ -206,21 +128,9 @@ orrery_run() {  # orrery_run NAME BIN MODE
     mkdir -p "$WORK/data"
     set -- --data-dir "$WORK/data"
   fi
-  : >"$WORK/server.out"
-  # shellcheck disable=SC2086
-  "$bin" serve --port 0 --no-tls "$@" $SERVER_ARGS >"$WORK/server.out" 2>"$WORK/server.err" &
-  SERVER_PID=$!
-  port=
-  i=0
-  while [ "$i" -lt 200 ]; do
-    port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$WORK/server.out" | head -n 1)
-    [ -n "$port" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || die "$name server exited: $(tail -3 "$WORK/server.err")"
-    sleep 0.05
-    i=$((i + 1))
-  done
-  [ -n "$port" ] || die "$name server did not start"
-  url="http://127.0.0.1:$port"
+  # shellcheck disable=SC2086  # SERVER_ARGS is a list of flags
+  start_orrery "$WORK/server.out" "$bin" serve --port 0 --no-tls "$@" $SERVER_ARGS
+  url=$URL
   timeout --foreground 90 node "$HELPER" setup --url "$url" --db "$DB" --coll "$COLL" --items "$ITEMS" \
     --size "$ITEM_SIZE" --concurrency 64 >"$WORK/setup.json" || die "$name preload failed: $(cat "$WORK/setup.json")"
   label="$name-$mode"

@@ -39,33 +39,19 @@ DB=benchdb
 COLL=items
 ITEMS=10000
 
-for tool in node wrk timeout awk du; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
-done
+require_tools node wrk timeout awk du
 case $OP in create | upsert) ;; *) die "ORRERY_BENCH_WRITE_OP must be create or upsert" 2 ;; esac
 [ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
 
 bench_work_dir orrery-sustained
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat"; }
 ticks_per_second=$(getconf CLK_TCK)
 
 start_server() {  # start_server BIN ENV: sets SERVER_PID and URL
   rm -rf "$WORK/data" "$WORK/server.out"
   mkdir -p "$WORK/data"
   # shellcheck disable=SC2086  # ENV is a list of VAR=VALUE words, SERVER_ARGS of flags
-  env $(printf '%s' "$2" | tr ',' ' ') "$1" serve --port 0 --no-tls --data-dir "$WORK/data" \
-    $SERVER_ARGS >"$WORK/server.out" 2>"$WORK/server.err" &
-  SERVER_PID=$!
-  i=0
-  URL=
-  while [ $i -lt 100 ] && [ -z "$URL" ]; do
-    # The server's shell opens server.out after this loop may first look for it.
-    URL=$(sed -n 's|.*listening on \(http://127\.0\.0\.1:[0-9]*\)/.*|\1|p' "$WORK/server.out" \
-      2>/dev/null | head -1)
-    [ -n "$URL" ] || sleep 0.1
-    i=$((i + 1))
-  done
-  [ -n "$URL" ] || die "server $1 did not start: $(tail -3 "$WORK/server.err")"
+  start_orrery "$WORK/server.out" env $(printf '%s' "$2" | tr ',' ' ') "$1" serve --port 0 --no-tls \
+    --data-dir "$WORK/data" $SERVER_ARGS
 }
 
 stop_server() {
@@ -78,9 +64,9 @@ stop_server() {
 measure() {
   name=$1 secs=$2 conns=$3
   shift 3
-  before=$(cpu_ticks)
+  before=$(cpu_ticks "$SERVER_PID")
   BENCH_WRK_PHASE=$name wrk -t2 -c"$conns" -d"${secs}s" --timeout 30s -s "$@" >"$WORK/$name.txt"
-  after=$(cpu_ticks)
+  after=$(cpu_ticks "$SERVER_PID")
   n=$(field requests "$WORK/$name.txt")
   errors=$(($(field status_errors "$WORK/$name.txt") + $(field timeouts "$WORK/$name.txt")))
   [ "$errors" -eq 0 ] || die "$name: $errors failed requests"

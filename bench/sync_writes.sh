@@ -28,9 +28,7 @@ LUA="$HERE/lua"
 DB=benchdb
 COLL=items
 
-for tool in node wrk timeout awk; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed (make bench-deps)" 2
-done
+require_tools node wrk timeout awk
 [ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
 
 bench_work_dir orrery-sync-bench
@@ -55,19 +53,8 @@ for BIN in "$@"; do
     mkdir -p "$WORK/data"
     flags=
     [ "$mode" = synced ] && flags=--sync-writes
-    # shellcheck disable=SC2086
-    "$BIN" serve --port 0 --no-tls --data-dir "$WORK/data" $flags >"$WORK/server-$n$mode.out" 2>"$WORK/server-$n$mode.err" &
-    SERVER_PID=$!
-    PORT=
-    i=0
-    while [ -z "$PORT" ] && [ "$i" -lt 200 ]; do
-      PORT=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\)/.*|\1|p' "$WORK/server-$n$mode.out" | head -n 1)
-      kill -0 "$SERVER_PID" 2>/dev/null || die "server exited: $(tail -5 "$WORK/server-$n$mode.err")"
-      sleep 0.05
-      i=$((i + 1))
-    done
-    [ -n "$PORT" ] || die "server did not start"
-    URL="http://127.0.0.1:$PORT"
+    # shellcheck disable=SC2086  # flags is empty or one flag
+    start_orrery "$WORK/server-$n$mode.out" "$BIN" serve --port 0 --no-tls --data-dir "$WORK/data" $flags
     node "$HELPER" setup --url "$URL" --db "$DB" --coll "$COLL" --items 1 >"$WORK/setup.json" \
       || die "setup failed: $(cat "$WORK/setup.json")"
     SIGNED=$(node "$HELPER" sign-create --db "$DB" --coll "$COLL") || die "signing failed"

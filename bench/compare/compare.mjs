@@ -332,7 +332,7 @@ async function measureWorkloads(name) {
 
 // The ceiling of this machine for a 1 KB answer over HTTP/1.1 with this client: nginx
 // serving a static file, under the same wrk settings, tuned for a small file (read into
-// the response, kept open; bench/README.md, stop 41). Skipped when nginx is not installed.
+// the response, kept open; lib/nginx.sh). Skipped when nginx is not installed.
 async function measureNginx() {
   if (spawnSync('nginx', ['-v']).error) return null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-nginx-'));
@@ -341,23 +341,11 @@ async function measureNginx() {
   fs.writeFileSync(path.join(dir, 'www', '1k.txt'), 'x'.repeat(ITEM_SIZE));
   fs.chmodSync(dir, 0o755);
   const port = await freePort();
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((t) => `  ${t}_temp_path ${dir}/tmp/${t};`).join('\n');
-  fs.writeFileSync(path.join(dir, 'nginx.conf'), `daemon off;
-worker_processes auto;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  sendfile off;
-  open_file_cache max=100;
-  keepalive_requests 1000000;
-${temp}
-  default_type text/plain;
-  server { listen 127.0.0.1:${port}; root ${dir}/www; }
-}
-`);
+  // Written by lib/nginx.sh, as every nginx yardstick in bench/ is: the tuned baseline.
+  const conf = spawnSync('sh', ['-c', '. "$0" && nginx_conf "$NGX/nginx.conf" "$NGINX_TUNED"',
+    path.join(HERE, '..', 'lib', 'nginx.sh')],
+    { env: { ...process.env, NGX: dir, NGX_PORT: String(port) }, encoding: 'utf8' });
+  if (conf.status !== 0) throw new Error(`lib/nginx.sh did not write the configuration: ${conf.stderr}`);
   const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')],
     { stdio: 'ignore' });
   children.add(child);
