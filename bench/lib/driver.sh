@@ -73,6 +73,9 @@ start_orrery() {
   out=$1
   shift
   err=${out%.out}.err
+  # Emptied first: the background job may open (and truncate) OUT only after the loop below
+  # has read a listening line that an earlier server left there.
+  : >"$out"
   "$@" >"$out" 2>"$err" &
   SERVER_PID=$!
   PORT=
