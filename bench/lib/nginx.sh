@@ -1,6 +1,6 @@
 # The yardstick of the point-operation benchmarks: nginx serving a static 1 KB file on
-# loopback. Sourced (POSIX sh) by the bench/*.sh drivers after lib/driver.sh;
-# bench/compare/compare.mjs writes its configuration through nginx_conf too.
+# loopback. Sourced (POSIX sh) by the bench/*.sh drivers after lib/driver.sh, with HERE set
+# to bench/; bench/compare/compare.mjs writes its configuration through nginx_conf too.
 #
 #   nginx_prepare DIR              NGX=DIR holding www/1k.txt (1,024 bytes) and nginx's
 #                                  temporary directories; NGX_PORT a free loopback port
