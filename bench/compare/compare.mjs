@@ -335,17 +335,15 @@ async function measureWorkloads(name) {
 // the response, kept open; lib/nginx.sh). Skipped when nginx is not installed.
 async function measureNginx() {
   if (spawnSync('nginx', ['-v']).error) return null;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-nginx-'));
-  fs.mkdirSync(path.join(dir, 'www'));
-  fs.mkdirSync(path.join(dir, 'tmp'));
-  fs.writeFileSync(path.join(dir, 'www', '1k.txt'), 'x'.repeat(ITEM_SIZE));
-  fs.chmodSync(dir, 0o755);
-  const port = await freePort();
-  // Written by lib/nginx.sh, as every nginx yardstick in bench/ is: the tuned baseline.
-  const conf = spawnSync('sh', ['-c', '. "$0" && nginx_conf "$NGX/nginx.conf" "$NGINX_TUNED"',
-    path.join(HERE, '..', 'lib', 'nginx.sh')],
-    { env: { ...process.env, NGX: dir, NGX_PORT: String(port) }, encoding: 'utf8' });
-  if (conf.status !== 0) throw new Error(`lib/nginx.sh did not write the configuration: ${conf.stderr}`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'compare-nginx-'));
+  // Prepared and configured by lib/nginx.sh, as every nginx yardstick in bench/ is (the
+  // 1 KB file, a free port, the tuned baseline); it prints the port.
+  const dir = path.join(work, 'nginx');
+  const setup = spawnSync('sh', ['-c', '. "$0" && nginx_prepare "$1" && nginx_conf "$NGX/nginx.conf" ' +
+    '"$NGINX_TUNED" && echo "$NGX_PORT"', path.join(HERE, '..', 'lib', 'nginx.sh'), dir],
+  { env: { ...process.env, HERE: path.join(HERE, '..') }, encoding: 'utf8' });
+  if (setup.status !== 0) throw new Error(`lib/nginx.sh did not prepare nginx: ${setup.stderr}`);
+  const port = Number(setup.stdout.trim());
   const child = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')],
     { stdio: 'ignore' });
   children.add(child);
@@ -368,7 +366,7 @@ async function measureNginx() {
   } finally {
     child.kill('SIGKILL');
     children.delete(child);
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
 

@@ -22,7 +22,7 @@ bench_time_limit() {
   if [ -z "${ORRERY_BENCH_INNER:-}" ]; then
     ORRERY_BENCH_INNER=1
     export ORRERY_BENCH_INNER
-    command -v timeout >/dev/null 2>&1 || die "'timeout' (coreutils) is not installed" 2
+    require_tools timeout
     # timeout(1) puts the run in a process group of its own, away from the terminal's
     # Ctrl-C: pass an interrupt on, and wait for the run's own clean-up.
     timeout -k 5 "${ORRERY_BENCH_TIME_LIMIT:-$limit}" sh "$0" "$@" &

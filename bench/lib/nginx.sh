@@ -3,7 +3,9 @@
 # to bench/; bench/compare/compare.mjs writes its configuration through nginx_conf too.
 #
 #   nginx_prepare DIR              NGX=DIR holding www/1k.txt (1,024 bytes) and nginx's
-#                                  temporary directories; NGX_PORT a free loopback port
+#                                  temporary directories; NGX_PORT a free loopback port.
+#                                  DIR's parent is made world-readable too: it must be the
+#                                  run's own directory (never /tmp itself)
 #   nginx_conf FILE DIRECTIVES     FILE: serve $NGX/www on 127.0.0.1:$NGX_PORT, with the
 #                                  sendfile/cache DIRECTIVES of one of the baselines below
 #   nginx_start CONF               start nginx with CONF (NGINX_PID), wait until it answers
