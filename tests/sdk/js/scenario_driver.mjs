@@ -34,9 +34,13 @@ function containerBody(name, def) {
       : { paths: def.partitionKeyPaths, kind: "MultiHash", version: 2 };
   const body = { id: name, partitionKey };
   if (def.throughput) body.throughput = def.throughput;
-  if (def.compositeIndexes) {
-    body.indexingPolicy = { indexingMode: "consistent", automatic: true, compositeIndexes: def.compositeIndexes };
+  if (def.compositeIndexes || def.spatialIndexes || def.includedPaths) {
+    body.indexingPolicy = { indexingMode: "consistent", automatic: true };
+    if (def.includedPaths) body.indexingPolicy.includedPaths = def.includedPaths;
+    if (def.compositeIndexes) body.indexingPolicy.compositeIndexes = def.compositeIndexes;
+    if (def.spatialIndexes) body.indexingPolicy.spatialIndexes = def.spatialIndexes;
   }
+  if (def.computedProperties) body.computedProperties = def.computedProperties;
   return body;
 }
 
@@ -93,7 +97,7 @@ async function runError(sdk, env, sc) {
     case "readContainer":
       return db.container(sc.id).read();
     case "createContainer":
-      return db.containers.create({ id: sc.id, partitionKey: { paths: sc.body.partitionKeyPaths, version: 2 } });
+      return db.containers.create(containerBody(sc.id, sc.body));
     case "readDatabase":
       return env.client.database(sc.id).read();
     case "createDatabase":

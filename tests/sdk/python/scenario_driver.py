@@ -154,9 +154,25 @@ def indexing_policy(definition):
         "includedPaths": [{"path": "/*"}],
         "excludedPaths": [{"path": '/"_etag"/?'}],
     }
-    if definition.get("compositeIndexes"):
-        policy["compositeIndexes"] = definition["compositeIndexes"]
+    if definition.get("includedPaths"):
+        policy["includedPaths"] = definition["includedPaths"]
+    for kind in ("compositeIndexes", "spatialIndexes"):
+        if definition.get(kind):
+            policy[kind] = definition[kind]
     return policy
+
+
+def container_options(definition):
+    """create_container's keyword arguments for a scenario's container definition."""
+    options = {
+        "partition_key": partition_key_definition(definition["partitionKeyPaths"]),
+        "indexing_policy": indexing_policy(definition),
+    }
+    if definition.get("throughput"):
+        options["offer_throughput"] = definition["throughput"]
+    if definition.get("computedProperties"):
+        options["computed_properties"] = definition["computedProperties"]
+    return options
 
 
 def error_body(sc):
@@ -245,12 +261,7 @@ class SyncDriver:
     def setup(self):
         self.database = self.client.create_database(self.database_id)
         for name, definition in SCENARIOS["containers"].items():
-            self.database.create_container(
-                id=name,
-                partition_key=partition_key_definition(definition["partitionKeyPaths"]),
-                indexing_policy=indexing_policy(definition),
-                offer_throughput=definition.get("throughput"),
-            )
+            self.database.create_container(id=name, **container_options(definition))
         for name, items in SCENARIOS["items"].items():
             container = self.database.get_container_client(name)
             for item in items:
@@ -305,7 +316,7 @@ class SyncDriver:
             database.get_container_client(sc["id"]).read()
             return
         if op == "createContainer":
-            database.create_container(id=sc["id"], partition_key=partition_key_definition(sc["body"]["partitionKeyPaths"]))
+            database.create_container(id=sc["id"], **container_options(sc["body"]))
             return
         container = database.get_container_client(sc["container"])
         pk = partition_key_of(sc["container"], sc["partitionKey"]) if "partitionKey" in sc else None
@@ -367,12 +378,7 @@ class AioDriver:
     async def setup(self):
         self.database = await self.client.create_database(self.database_id)
         for name, definition in SCENARIOS["containers"].items():
-            await self.database.create_container(
-                id=name,
-                partition_key=partition_key_definition(definition["partitionKeyPaths"]),
-                indexing_policy=indexing_policy(definition),
-                offer_throughput=definition.get("throughput"),
-            )
+            await self.database.create_container(id=name, **container_options(definition))
         for name, items in SCENARIOS["items"].items():
             container = self.database.get_container_client(name)
             for item in items:
@@ -425,9 +431,7 @@ class AioDriver:
             await database.get_container_client(sc["id"]).read()
             return
         if op == "createContainer":
-            await database.create_container(
-                id=sc["id"], partition_key=partition_key_definition(sc["body"]["partitionKeyPaths"])
-            )
+            await database.create_container(id=sc["id"], **container_options(sc["body"]))
             return
         container = database.get_container_client(sc["container"])
         pk = partition_key_of(sc["container"], sc["partitionKey"]) if "partitionKey" in sc else None

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.opentest4j.TestAbortedException;
 import org.junit.jupiter.api.TestInstance;
 
 /**
@@ -53,6 +54,8 @@ class SharedScenariosTest {
             tests.add(DynamicTest.dynamicTest(label, () -> {
                 try {
                     run.apply(s);
+                } catch (TestAbortedException e) {
+                    throw e;
                 } catch (AssertionError | RuntimeException e) {
                     String report = "[" + Sdk.NAME + "] scenario '" + name + "' (" + OrreryServer.storage() + "): " + e.getMessage();
                     throw new AssertionError(report, e);

@@ -10,6 +10,7 @@ import com.azure.cosmos.implementation.NotFoundException;
 import com.azure.cosmos.implementation.PreconditionFailedException;
 import com.azure.cosmos.implementation.RequestEntityTooLargeException;
 import com.azure.cosmos.models.CompositePath;
+import com.azure.cosmos.models.ComputedProperty;
 import com.azure.cosmos.models.CompositePathSortOrder;
 import com.azure.cosmos.models.CosmosContainerProperties;
 import com.azure.cosmos.models.CosmosItemRequestOptions;
@@ -18,12 +19,15 @@ import com.azure.cosmos.models.CosmosPatchItemRequestOptions;
 import com.azure.cosmos.models.CosmosPatchOperations;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.IncludedPath;
 import com.azure.cosmos.models.IndexingPolicy;
 import com.azure.cosmos.models.PartitionKey;
 import com.azure.cosmos.models.PartitionKeyBuilder;
 import com.azure.cosmos.models.PartitionKeyDefinition;
 import com.azure.cosmos.models.PartitionKeyDefinitionVersion;
 import com.azure.cosmos.models.PartitionKind;
+import com.azure.cosmos.models.SpatialSpec;
+import com.azure.cosmos.models.SpatialType;
 import com.azure.cosmos.models.SqlParameter;
 import com.azure.cosmos.models.SqlQuerySpec;
 import com.azure.cosmos.models.ThroughputProperties;
@@ -38,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Runs the shared scenarios (tests/sdk/scenarios/scenarios.json) through the Java SDK's
@@ -81,22 +86,7 @@ public final class ScenarioDriver {
         database = client.getDatabase(databaseId);
         for (Iterator<Map.Entry<String, JsonNode>> it = file.get("containers").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> c = it.next();
-            CosmosContainerProperties props = new CosmosContainerProperties(c.getKey(), keyDefinition(c.getValue().get("partitionKeyPaths")));
-            if (c.getValue().has("compositeIndexes")) {
-                IndexingPolicy policy = new IndexingPolicy();
-                List<List<CompositePath>> composites = new ArrayList<>();
-                for (JsonNode index : c.getValue().get("compositeIndexes")) {
-                    List<CompositePath> paths = new ArrayList<>();
-                    for (JsonNode p : index) {
-                        CompositePath cp = new CompositePath().setPath(p.get("path").asText());
-                        cp.setOrder("descending".equals(p.path("order").asText()) ? CompositePathSortOrder.DESCENDING : CompositePathSortOrder.ASCENDING);
-                        paths.add(cp);
-                    }
-                    composites.add(paths);
-                }
-                policy.setCompositeIndexes(composites);
-                props.setIndexingPolicy(policy);
-            }
+            CosmosContainerProperties props = containerProperties(c.getKey(), c.getValue());
             if (c.getValue().has("throughput")) {
                 database.createContainer(props, ThroughputProperties.createManualThroughput(c.getValue().get("throughput").asInt()));
             } else {
@@ -115,6 +105,57 @@ public final class ScenarioDriver {
     }
 
     /** One path: Hash V2; two or three: MultiHash V2 (hierarchical keys). */
+    /** The SDK's definition of a scenario container (or of a createContainer error's body). */
+    public static CosmosContainerProperties containerProperties(String id, JsonNode def) {
+        CosmosContainerProperties props = new CosmosContainerProperties(id, keyDefinition(def.get("partitionKeyPaths")));
+        if (def.has("compositeIndexes") || def.has("spatialIndexes") || def.has("includedPaths")) {
+            IndexingPolicy policy = new IndexingPolicy();
+            if (def.has("includedPaths")) {
+                List<IncludedPath> included = new ArrayList<>();
+                for (JsonNode p : def.get("includedPaths")) included.add(new IncludedPath(p.get("path").asText()));
+                policy.setIncludedPaths(included);
+            }
+            if (def.has("compositeIndexes")) {
+                List<List<CompositePath>> composites = new ArrayList<>();
+                for (JsonNode index : def.get("compositeIndexes")) {
+                    List<CompositePath> paths = new ArrayList<>();
+                    for (JsonNode p : index) {
+                        CompositePath cp = new CompositePath().setPath(p.get("path").asText());
+                        cp.setOrder("descending".equals(p.path("order").asText()) ? CompositePathSortOrder.DESCENDING : CompositePathSortOrder.ASCENDING);
+                        paths.add(cp);
+                    }
+                    composites.add(paths);
+                }
+                policy.setCompositeIndexes(composites);
+            }
+            if (def.has("spatialIndexes")) {
+                List<SpatialSpec> specs = new ArrayList<>();
+                for (JsonNode index : def.get("spatialIndexes")) {
+                    List<SpatialType> types = new ArrayList<>();
+                    for (JsonNode t : index.get("types")) types.add(spatialType(t.asText()));
+                    specs.add(new SpatialSpec().setPath(index.get("path").asText()).setSpatialTypes(types));
+                }
+                policy.setSpatialIndexes(specs);
+            }
+            props.setIndexingPolicy(policy);
+        }
+        if (def.has("computedProperties")) {
+            List<ComputedProperty> computed = new ArrayList<>();
+            for (JsonNode cp : def.get("computedProperties")) computed.add(new ComputedProperty(cp.get("name").asText(), cp.get("query").asText()));
+            props.setComputedProperties(computed);
+        }
+        return props;
+    }
+
+    /** A GeoJSON type name as the SDK's enum; a name outside it cannot be sent, so the scenario is skipped. */
+    private static SpatialType spatialType(String name) {
+        for (SpatialType t : SpatialType.values()) {
+            if (t.toString().equals(name)) return t;
+        }
+        Assumptions.abort("azure-cosmos's SpatialType is an enum of the four GeoJSON types the service indexes: it cannot send '" + name + "'");
+        return null;
+    }
+
     public static PartitionKeyDefinition keyDefinition(JsonNode paths) {
         PartitionKeyDefinition def = new PartitionKeyDefinition();
         List<String> list = new ArrayList<>();
@@ -284,8 +325,7 @@ public final class ScenarioDriver {
             case "readDatabase" -> client.getDatabase(s.get("id").asText()).read();
             case "createDatabase" -> client.createDatabase(s.get("id").asText());
             case "readContainer" -> db.getContainer(s.get("id").asText()).read();
-            case "createContainer" -> db.createContainer(new CosmosContainerProperties(
-                s.get("id").asText(), keyDefinition(s.get("body").get("partitionKeyPaths"))));
+            case "createContainer" -> db.createContainer(containerProperties(s.get("id").asText(), s.get("body")));
             default -> performItemError(db.getContainer(s.get("container").asText()), s, op);
         }
     }
