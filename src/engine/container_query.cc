@@ -711,6 +711,13 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
       size_t found_bytes = 0;
       bool overflow = false;
       ORRERY_RETURN_IF_ERROR(ScanScope(within, "", [&](std::string_view, std::string_view json) {
+        // Rows read in key order are returned only once the partition is read whole: one
+        // that takes too long is walked in creation order instead, which a page may end
+        // anywhere in when its time is up.
+        if (run.half_time_spent()) {
+          overflow = true;
+          return false;
+        }
         page.loaded_bytes += json.size();
         ++page.loaded_count;
         run.rows.clear();

@@ -533,32 +533,16 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
   };
   while (!paging.done()) {
     const bool room = static_cast<int>(run.page.documents.size()) < max_items && !run.page.full();
-    bool buffered = false;
+    // Until the page has passed the rows the token's page returned, it reads on whatever
+    // the time: a page must advance.
+    const bool may_stop = to_skip == 0;
+    // Read on every unfinished partition with nothing buffered (a fill reads at least one
+    // item); once time is up, only those this page has not read yet, so that each of them
+    // is known to be done up to some position.
     for (Source& source : sources) {
-      if (!source.rows.empty() || source.finished) {
-        buffered = buffered || !source.rows.empty();
-        continue;
-      }
-      if (run.out_of_time()) {
-        if (!buffered && std::all_of(sources.begin(), sources.end(),
-                                     [](const Source& s) { return s.rows.empty(); })) {
-          // Nothing read is waiting: every partition is done up to the least far one.
-          std::optional<std::string> least;
-          for (const Source& s : sources) {
-            if (!s.finished && s.resume && (!least || order.Before(*s.resume, *least))) {
-              least = s.resume;
-            }
-          }
-          if (least) last_position = std::move(least);
-        }
-        // (Not before the rows a previous page returned are passed: the page must advance.)
-        if (last_position && to_skip == 0) {
-          run.page.continuation = token_here();
-          return Status::Ok();
-        }
-      }
+      if (!source.rows.empty() || source.finished) continue;
+      if (source.resume && may_stop && run.out_of_time()) continue;
       ORRERY_RETURN_IF_ERROR(fill(source));
-      buffered = buffered || !source.rows.empty();
     }
     Source* next = nullptr;
     for (Source& source : sources) {
@@ -567,7 +551,24 @@ Status Container::StreamOrdered(QueryRun& run, const DecodedToken* token, int ma
         next = &source;
       }
     }
-    if (next == nullptr) return Status::Ok();  // every partition is read to its end
+    // The least far an unfinished partition with nothing buffered was read: a row beyond
+    // it cannot be returned before that partition is read further (it may hold rows
+    // before that row).
+    const std::string* reached = nullptr;
+    for (const Source& source : sources) {
+      if (source.finished || !source.rows.empty() || !source.resume) continue;
+      if (reached == nullptr || order.Before(*source.resume, *reached)) reached = &*source.resume;
+    }
+    if (next == nullptr && reached == nullptr) return Status::Ok();  // every partition is read
+    if (reached != nullptr &&
+        (next == nullptr || order.Before(*reached, next->rows.front().position))) {
+      if (!may_stop || !run.out_of_time()) continue;
+      // Out of time: every partition is done up to `reached`, and every row before it
+      // was returned.
+      last_position = *reached;
+      run.page.continuation = token_here();
+      return Status::Ok();
+    }
     Found& front = next->rows.front();
     if (to_skip > 0 && front.position == *last_position) {
       --to_skip;  // returned by the page the token ended

@@ -24,13 +24,18 @@ struct Container::QueryRun {
   // What the rows may take (query.h): charged across the page when the rows are kept
   // for Finish, per item when they stream.
   query::RowBudget budget;
-  std::chrono::steady_clock::time_point deadline =
-      std::chrono::steady_clock::now() + QueryPageTimeBudget();
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point deadline = started + QueryPageTimeBudget();
   // An index stream resumes at its `after` position, not after it (an in-position
   // token: the page ended among that position's rows).
   bool resume_at_position = false;
 
   bool out_of_time() const { return std::chrono::steady_clock::now() > deadline; }
+  // Whether half the page's time is spent: work that gives nothing back unless it runs
+  // to its end gives up here, leaving the rest of the time to work that can stop anywhere.
+  bool half_time_spent() const {
+    return std::chrono::steady_clock::now() > started + (deadline - started) / 2;
+  }
 };
 
 // Only the members the query reads are converted (CompiledQuery::item_members).
