@@ -284,3 +284,112 @@ func TestQueryPagesResume(t *testing.T) {
 		})
 	})
 }
+
+// A server whose pages end after 1 ms (--query-page-time-ms 1) and a slow, selective
+// filter: most pages end by time, many of them empty. The pager must read on until the
+// token runs out; every row comes, once, in order (issue 16, point 5).
+func TestPagesCutByTime(t *testing.T) {
+	forEachStorage(t, func(t *testing.T, storage string) {
+		srv := ownServer(t, storage, "--query-page-time-ms", "1", "--initial-partitions", "3")
+		env := newGoEnv(t, storage, srv, nil)
+		c := env.container(t, "budget", []string{"/pk"}, 0)
+		const items, keys, teams = 1200, 4, 37
+		type doc struct {
+			ID   string `json:"id"`
+			PK   string `json:"pk"`
+			N    int    `json:"n"`
+			Team string `json:"team"`
+		}
+		var docs []doc
+		for i := 0; i < items; i++ {
+			docs = append(docs, doc{ID: fmt.Sprintf("i%05d", i), PK: fmt.Sprintf("p%d", i%keys), N: (i * 7919) % items, Team: fmt.Sprintf("t%02d", (i*13)%teams)})
+		}
+		for k := 0; k < keys; k++ {
+			pk := azcosmos.NewPartitionKeyString(fmt.Sprintf("p%d", k))
+			b := c.NewTransactionalBatch(pk)
+			n := 0
+			flush := func() {
+				env.must(t, "batch of creates", func() error {
+					r, err := c.ExecuteTransactionalBatch(ctxFor(t, 30*time.Second), b, nil)
+					if err == nil && !r.Success {
+						err = fmt.Errorf("batch failed")
+					}
+					return err
+				})
+				b, n = c.NewTransactionalBatch(pk), 0
+			}
+			for _, d := range docs {
+				if d.PK != fmt.Sprintf("p%d", k) {
+					continue
+				}
+				body, _ := json.Marshal(d)
+				b.CreateItem(body, nil)
+				if n++; n == 100 {
+					flush()
+				}
+			}
+			if n > 0 {
+				flush()
+			}
+		}
+		// A per-item cost of tens of microseconds, keeping 5 teams of 37.
+		const slow = `RegexMatch(REPLICATE(c.team, 1000), "t0[0-4]$")`
+		kept := func(d doc) bool { return strings.HasPrefix(d.Team, "t0") && d.Team[2] <= '4' }
+		read := func(query string, pk azcosmos.PartitionKey) (rows [][]byte, pages int) {
+			t.Helper()
+			pager := c.NewQueryItemsPager(query, pk, &azcosmos.QueryOptions{PageSizeHint: 100})
+			for ; pager.More(); pages++ {
+				if pages == 5000 {
+					t.Fatalf("%s: more than 5000 pages", query)
+				}
+				var page azcosmos.QueryItemsResponse
+				env.must(t, "page of "+query, func() error {
+					var err error
+					page, err = pager.NextPage(ctxFor(t, 30*time.Second))
+					return err
+				})
+				rows = append(rows, page.Items...)
+			}
+			return rows, pages
+		}
+
+		t.Run("one partition key, ORDER BY", func(t *testing.T) {
+			rows, pages := read("SELECT VALUE c.id FROM c WHERE "+slow+" ORDER BY c.n", azcosmos.NewPartitionKeyString("p1"))
+			var want []doc
+			for _, d := range docs {
+				if d.PK == "p1" && kept(d) {
+					want = append(want, d)
+				}
+			}
+			sort.Slice(want, func(i, j int) bool { return want[i].N < want[j].N })
+			var ids []string
+			for _, d := range want {
+				ids = append(ids, d.ID)
+			}
+			if got := stringsOf(t, rows); !reflect.DeepEqual(got, ids) {
+				t.Errorf("rows %v, want %v", got, ids)
+			}
+			if pages <= 1+len(ids)/100 {
+				t.Errorf("%d pages for %d rows: no page ended by time", pages, len(ids))
+			}
+		})
+
+		t.Run("across partitions, a filter", func(t *testing.T) {
+			rows, pages := read("SELECT VALUE c.id FROM c WHERE "+slow, azcosmos.NewPartitionKey())
+			var ids []string
+			for _, d := range docs {
+				if kept(d) {
+					ids = append(ids, d.ID)
+				}
+			}
+			got := stringsOf(t, rows)
+			sort.Strings(got)
+			if !reflect.DeepEqual(got, ids) {
+				t.Errorf("%d rows, want %d (each once)", len(got), len(ids))
+			}
+			if pages <= 1+len(ids)/100 {
+				t.Errorf("%d pages for %d rows: no page ended by time", pages, len(ids))
+			}
+		})
+	})
+}
