@@ -755,6 +755,11 @@ describe("query paging with 1 ms pages", { timeout: TIMEOUT * 2 }, () => {
     const cases = [
       [`SELECT VALUE c.id FROM c WHERE ${slow} ORDER BY c.n DESC`, (rows) => assert.deepEqual(rows, ids(sortedBy(keep, [["n", "desc"]])))],
       [`SELECT VALUE c.id FROM c WHERE ${slow} ORDER BY c.n`, (rows) => assert.deepEqual(rows, ids(sortedBy(keep, [["n", "asc"]])))],
+      [`SELECT TOP 50 VALUE c.id FROM c WHERE ${slow} ORDER BY c.n`, (rows) => assert.deepEqual(rows, ids(sortedBy(keep, [["n", "asc"]])).slice(0, 50))],
+      [
+        `SELECT VALUE c.id FROM c WHERE ${slow} ORDER BY c.n OFFSET 30 LIMIT 70`,
+        (rows) => assert.deepEqual(rows, ids(sortedBy(keep, [["n", "asc"]])).slice(30, 100)),
+      ],
       [
         `SELECT VALUE c.id FROM c WHERE ${slow} ORDER BY c.a ASC, c.b DESC`,
         (rows) => assert.deepEqual(rows, ids(sortedBy(keep, [["a", "asc"], ["b", "desc"]]))),

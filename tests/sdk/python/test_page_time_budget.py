@@ -21,7 +21,13 @@ SLOW_FILTER = 'RegexMatch(REPLICATE(c.team, 1000), "t0[0-4]$")'
 
 
 def make_item(i):
-    return {"id": f"i{i:05d}", "pk": f"p{i % PARTITIONS}", "n": (i * 7919) % N, "team": f"t{(i * 13) % TEAMS:02d}"}
+    return {
+        "id": f"i{i:05d}",
+        "pk": f"p{i % PARTITIONS}",
+        "n": (i * 7919) % N,
+        "team": f"t{(i * 13) % TEAMS:02d}",
+        "tags": [f"g{(i + k) % 9}" for k in range(i % 4)],
+    }
 
 
 ITEMS = [make_item(i) for i in range(N)]
@@ -75,6 +81,12 @@ def test_pages_are_cut_and_the_sdk_reads_on(container):
             "groups",
         ),
         ("SELECT DISTINCT VALUE c.team FROM c ORDER BY c.team", None, sorted({d["team"] for d in ITEMS})),
+        # Ordered by a JOIN alias over an array: one row per element.
+        (
+            f"SELECT VALUE t FROM c JOIN t IN c.tags WHERE {SLOW_FILTER} ORDER BY t",
+            None,
+            sorted(t for d in ITEMS if slow_match(d) for t in d["tags"]),
+        ),
     ],
 )
 def test_complete_and_in_order(container, query, partition_key, expected):
