@@ -49,21 +49,30 @@ type pagingEnv struct {
 func newPagingEnv(t *testing.T, storage string) *pagingEnv {
 	env := newGoEnv(t, storage, sharedServer(t, storage), nil)
 	p := &pagingEnv{goEnv: env, c: env.container(t, "paging", []string{"/pk"}, 0), pk: azcosmos.NewPartitionKeyString("big")}
-	for start := 0; start < pagingItems; start += 100 {
-		b := p.c.NewTransactionalBatch(p.pk)
-		for i := start; i < start+100; i++ {
-			body, _ := json.Marshal(pagingItemOf(i))
+	bodies := make([][]byte, pagingItems)
+	for i := range bodies {
+		bodies[i], _ = json.Marshal(pagingItemOf(i))
+	}
+	env.createInBatches(t, p.c, p.pk, bodies)
+	return p
+}
+
+// createInBatches creates the items of one partition key, 100 to a transactional batch.
+func (e *goEnv) createInBatches(t *testing.T, c *azcosmos.ContainerClient, pk azcosmos.PartitionKey, bodies [][]byte) {
+	t.Helper()
+	for start := 0; start < len(bodies); start += 100 {
+		b := c.NewTransactionalBatch(pk)
+		for _, body := range bodies[start:min(start+100, len(bodies))] {
 			b.CreateItem(body, nil)
 		}
-		p.must(t, "batch of creates", func() error {
-			r, err := p.c.ExecuteTransactionalBatch(ctxFor(t, 30*time.Second), b, nil)
+		e.must(t, "batch of creates", func() error {
+			r, err := c.ExecuteTransactionalBatch(ctxFor(t, 30*time.Second), b, nil)
 			if err == nil && !r.Success {
 				err = fmt.Errorf("batch failed")
 			}
 			return err
 		})
 	}
-	return p
 }
 
 // page reads one page from token (nil: the first) and returns its rows and next token.
@@ -305,32 +314,14 @@ func TestPagesCutByTime(t *testing.T) {
 			docs = append(docs, doc{ID: fmt.Sprintf("i%05d", i), PK: fmt.Sprintf("p%d", i%keys), N: (i * 7919) % items, Team: fmt.Sprintf("t%02d", (i*13)%teams)})
 		}
 		for k := 0; k < keys; k++ {
-			pk := azcosmos.NewPartitionKeyString(fmt.Sprintf("p%d", k))
-			b := c.NewTransactionalBatch(pk)
-			n := 0
-			flush := func() {
-				env.must(t, "batch of creates", func() error {
-					r, err := c.ExecuteTransactionalBatch(ctxFor(t, 30*time.Second), b, nil)
-					if err == nil && !r.Success {
-						err = fmt.Errorf("batch failed")
-					}
-					return err
-				})
-				b, n = c.NewTransactionalBatch(pk), 0
-			}
+			var bodies [][]byte
 			for _, d := range docs {
-				if d.PK != fmt.Sprintf("p%d", k) {
-					continue
-				}
-				body, _ := json.Marshal(d)
-				b.CreateItem(body, nil)
-				if n++; n == 100 {
-					flush()
+				if d.PK == fmt.Sprintf("p%d", k) {
+					body, _ := json.Marshal(d)
+					bodies = append(bodies, body)
 				}
 			}
-			if n > 0 {
-				flush()
-			}
+			env.createInBatches(t, c, azcosmos.NewPartitionKeyString(fmt.Sprintf("p%d", k)), bodies)
 		}
 		// A per-item cost of tens of microseconds, keeping 5 teams of 37.
 		const slow = `RegexMatch(REPLICATE(c.team, 1000), "t0[0-4]$")`

@@ -62,6 +62,17 @@ def unique_id(prefix):
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
 
 
+def create_in_batches(container, items, key="pk"):
+    """Creates items (one-path partition key `key`) through transactional batches of up
+    to 100 items of one partition key each, in the order given within each key."""
+    by_key = {}
+    for item in items:
+        by_key.setdefault(item[key], []).append(item)
+    for value, mine in by_key.items():
+        for start in range(0, len(mine), 100):
+            container.execute_item_batch([("create", (d,)) for d in mine[start : start + 100]], partition_key=value)
+
+
 @pytest.fixture(scope="session")
 def server():
     s = OrreryServer().start()

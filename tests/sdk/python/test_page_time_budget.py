@@ -9,7 +9,7 @@ import re
 import pytest
 from azure.cosmos import PartitionKey
 
-from conftest import sync_client, unique_id
+from conftest import create_in_batches, sync_client, unique_id
 from orrery_server import OrreryServer
 
 N = 2000
@@ -39,10 +39,7 @@ def container():
     client = sync_client(server)
     db = client.create_database(unique_id("pybudget"))
     c = db.create_container(id="c", partition_key=PartitionKey(path="/pk"))
-    for p in range(PARTITIONS):
-        mine = [d for d in ITEMS if d["pk"] == f"p{p}"]
-        for start in range(0, len(mine), 100):
-            c.execute_item_batch([("create", (d,)) for d in mine[start : start + 100]], partition_key=f"p{p}")
+    create_in_batches(c, ITEMS)
     yield c
     server.stop()
 

@@ -12,6 +12,8 @@ import uuid
 import pytest
 from azure.cosmos import PartitionKey
 
+from conftest import create_in_batches
+
 N = 60
 ITEMS = [{"id": f"d{i:03d}", "pk": "m", "n": i, "s": f"s{i % 6}", "secret": i % 5} for i in range(N)]
 
@@ -35,8 +37,7 @@ def container(client):
         "excludedPaths": [{"path": "/secret/?"}, {"path": '/"_etag"/?'}],
     }
     c = db.create_container(id="diag", partition_key=PartitionKey(path="/pk"), indexing_policy=policy)
-    for start in range(0, N, 50):
-        c.execute_item_batch([("create", (d,)) for d in ITEMS[start : start + 50]], partition_key="m")
+    create_in_batches(c, ITEMS)
     yield c
     client.delete_database(db.id)
 

@@ -10,6 +10,8 @@ import uuid
 import pytest
 from azure.cosmos import PartitionKey, exceptions
 
+from conftest import create_in_batches
+
 N = 1500
 TEAMS = 230
 
@@ -26,9 +28,7 @@ ITEMS = [make_item(i) for i in range(N)]
 def container(client):
     db = client.create_database(f"pypage-{uuid.uuid4().hex[:10]}")
     c = db.create_container(id="paging", partition_key=PartitionKey(path="/pk"))
-    for start in range(0, N, 100):
-        ops = [("create", (d,)) for d in ITEMS[start : start + 100]]
-        c.execute_item_batch(ops, partition_key="big")
+    create_in_batches(c, ITEMS)
     yield c
     client.delete_database(db.id)
 

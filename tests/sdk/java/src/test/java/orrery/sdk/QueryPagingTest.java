@@ -10,7 +10,6 @@ import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
-import com.azure.cosmos.models.CosmosBatch;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
@@ -67,11 +66,7 @@ class QueryPagingTest {
         CosmosDatabase db = client.getDatabase("paging");
         db.createContainer(Sdk.v2("c", "/pk"));
         c = db.getContainer("c");
-        for (int start = 0; start < ITEMS; start += 100) {
-            CosmosBatch batch = CosmosBatch.createCosmosBatch(PK);
-            for (int i = start; i < start + 100; i++) batch.createItemOperation(item(String.format("i%05d", i), nOf(i)));
-            assertTrue(c.executeCosmosBatch(batch).isSuccessStatusCode());
-        }
+        Sdk.createInBatches(c, PK, IntStream.range(0, ITEMS).mapToObj(i -> item(String.format("i%05d", i), nOf(i))).collect(Collectors.toList()));
     }
 
     @AfterAll

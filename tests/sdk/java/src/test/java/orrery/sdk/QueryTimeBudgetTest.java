@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
-import com.azure.cosmos.models.CosmosBatch;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -65,18 +63,11 @@ class QueryTimeBudgetTest {
         db.createContainer(Sdk.v2("c", "/pk"));
         c = db.getContainer("c");
         for (int k = 0; k < KEYS; k++) {
-            PartitionKey pk = new PartitionKey("p" + k);
             final int key = k;
-            List<Integer> mine = IntStream.range(0, ITEMS).filter(i -> i % KEYS == key).boxed().collect(Collectors.toList());
-            for (int start = 0; start < mine.size(); start += 100) {
-                CosmosBatch batch = CosmosBatch.createCosmosBatch(pk);
-                for (int i : mine.subList(start, Math.min(start + 100, mine.size()))) {
-                    ObjectNode d = ScenarioDriver.JSON.createObjectNode()
-                        .put("id", String.format("i%05d", i)).put("pk", "p" + k).put("n", nOf(i)).put("team", teamOf(i));
-                    batch.createItemOperation(d);
-                }
-                assertTrue(c.executeCosmosBatch(batch).isSuccessStatusCode());
-            }
+            Sdk.createInBatches(c, new PartitionKey("p" + k), IntStream.range(0, ITEMS).filter(i -> i % KEYS == key)
+                .mapToObj(i -> ScenarioDriver.JSON.createObjectNode()
+                    .put("id", String.format("i%05d", i)).put("pk", "p" + key).put("n", nOf(i)).put("team", teamOf(i)))
+                .collect(Collectors.toList()));
         }
     }
 

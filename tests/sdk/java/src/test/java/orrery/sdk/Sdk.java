@@ -44,6 +44,19 @@ public final class Sdk {
      * A container keyed on one path, hashed V2 (what the SDK sends with
      * PartitionKeyDefinitionVersion.V2; the path-only constructor sends no version, V1).
      */
+    /** Creates the items of one partition key, 100 to a transactional batch. */
+    public static void createInBatches(com.azure.cosmos.CosmosContainer c, com.azure.cosmos.models.PartitionKey pk,
+                                       java.util.List<? extends Object> items) {
+        for (int start = 0; start < items.size(); start += 100) {
+            com.azure.cosmos.models.CosmosBatch batch = com.azure.cosmos.models.CosmosBatch.createCosmosBatch(pk);
+            for (Object item : items.subList(start, Math.min(start + 100, items.size()))) batch.createItemOperation(item);
+            com.azure.cosmos.models.CosmosBatchResponse response = c.executeCosmosBatch(batch);
+            if (!response.isSuccessStatusCode()) {
+                throw new AssertionError("batch of creates failed: " + response.getStatusCode() + " " + response.getErrorMessage());
+            }
+        }
+    }
+
     public static com.azure.cosmos.models.CosmosContainerProperties v2(String id, String path) {
         com.azure.cosmos.models.PartitionKeyDefinition def = new com.azure.cosmos.models.PartitionKeyDefinition();
         def.setPaths(java.util.List.of(path));
