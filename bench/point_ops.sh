@@ -75,10 +75,7 @@ hwm_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status"; }
 run_wrk() {
   name=$1 url=$2 script=$3 pid=$4
   shift 4
-  if [ "$WARMUP" != 0 ] && [ "$WARMUP" != 0s ]; then
-    BENCH_WRK_PHASE=warmup timeout --foreground 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -s "$script" "$url" "$@" \
-      >"$WORK/wrk-$name-warmup.txt" 2>&1 || die "wrk warm-up for $name failed: $(tail -5 "$WORK/wrk-$name-warmup.txt")"
-  fi
+  wrk_warmup "$WORK/wrk-$name-warmup.txt" "$script" "$url" "$@"
   log "wrk $name: -t$THREADS -c$CONNS -d$DURATION --latency $url"
   server_before=$(cpu_ticks "$pid")
   child_cpu_s

@@ -40,9 +40,8 @@ require_tools node wrk timeout awk
 bench_work_dir orrery-scan-bench
 # summary FILE: "req/s p50_ms p99_ms" of a wrk run.
 summary() {
-  awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" \
-      -v p50="$(field p50_us "$1")" -v p99="$(field p99_us "$1")" \
-      'BEGIN { printf "%8.0f %8.2f %8.2f", n / (us / 1e6), p50 / 1000, p99 / 1000 }'
+  # shellcheck disable=SC2046  # two numbers
+  printf '%8.0f %8.2f %8.2f' "$(wrk_rate "$1")" $(wrk_latency_ms "$1")
 }
 errors() { awk -v s="$(field status_errors "$1")" -v t="$(field timeouts "$1")" 'BEGIN { print s + t }'; }
 
@@ -104,8 +103,7 @@ printf '%-3s %-44s %8s %8s %8s | %8s %8s %8s | %7s %6s\n' '#' binary 'reads/s' '
   'reads/s' 'p50 ms' 'p99 ms' 'scans/s' errors
 i=1
 while [ "$i" -le "$n" ]; do
-  scans=$(awk -v n="$(field requests "$WORK/scans-$i.txt")" -v us="$(field duration_us "$WORK/scans-$i.txt")" \
-    'BEGIN { printf "%.1f", n / (us / 1e6) }')
+  scans=$(printf '%.1f' "$(wrk_rate "$WORK/scans-$i.txt")")
   errs=$(( $(errors "$WORK/alone-$i.txt") + $(errors "$WORK/loaded-$i.txt") + $(errors "$WORK/scans-$i.txt") ))
   printf '%-3s %-44s %s | %s | %7s %6s\n' "$i" "$(cat "$WORK/bin-$i.txt")" \
     "$(summary "$WORK/alone-$i.txt")" "$(summary "$WORK/loaded-$i.txt")" "$scans" "$errs"

@@ -83,10 +83,7 @@ wrk_run() {
   label=$1 op=$2 pid=$3 url=$4 script=$5
   shift 5
   out="$WORK/wrk-$label-$op.txt"
-  if [ "$WARMUP" != 0 ] && [ "$WARMUP" != 0s ]; then
-    BENCH_WRK_PHASE=warmup timeout --foreground 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -s "$script" "$url" "$@" \
-      >"$out.warmup" 2>&1 || die "wrk warm-up $label $op failed"
-  fi
+  wrk_warmup "$out.warmup" "$script" "$url" "$@"
   before=$(cpu_ticks "$pid")
   busy_before=$(machine_busy_ticks)
   BENCH_WRK_PHASE="m$RUN" timeout --foreground 90 wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -s "$script" "$url" "$@" \

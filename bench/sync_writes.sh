@@ -32,14 +32,10 @@ require_tools node wrk timeout awk
 [ "$#" -ge 1 ] || set -- "$(dirname "$HERE")/build/orrery"
 
 bench_work_dir orrery-sync-bench
+# summary FILE: "req/s p50_ms p99_ms errors" of a wrk run.
 summary() {
-  awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" \
-      -v p50="$(field p50_us "$1")" -v p99="$(field p99_us "$1")" \
-      -v e="$(field status_errors "$1")" \
-      'BEGIN { printf "%9.0f %8.2f %8.2f %6d", n / (us / 1e6), p50 / 1000, p99 / 1000, e }'
-}
-rate() {
-  awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" 'BEGIN { print n / (us / 1e6) }'
+  # shellcheck disable=SC2046  # two numbers
+  printf '%9.0f %8.2f %8.2f %6d' "$(wrk_rate "$1")" $(wrk_latency_ms "$1") "$(field status_errors "$1")"
 }
 
 n=0
@@ -79,6 +75,6 @@ i=1
 while [ "$i" -le "$n" ]; do
   printf '%-3s %-40s %s | %s | %.2f\n' "$i" "$(cat "$WORK/bin-$i.txt")" \
     "$(summary "$WORK/unsynced-$i.txt")" "$(summary "$WORK/synced-$i.txt")" \
-    "$(awk -v s="$(rate "$WORK/synced-$i.txt")" -v u="$(rate "$WORK/unsynced-$i.txt")" 'BEGIN { print s / u }')"
+    "$(awk -v s="$(wrk_rate "$WORK/synced-$i.txt")" -v u="$(wrk_rate "$WORK/unsynced-$i.txt")" 'BEGIN { print s / u }')"
   i=$((i + 1))
 done

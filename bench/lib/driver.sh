@@ -14,6 +14,10 @@
 #   cpu_ticks PID                   CPU clock ticks (user + system) of PID and its direct
 #                                   children (nginx's workers), all threads
 #   field NAME FILE                 a value of the BENCH_RESULT line common.lua prints
+#   wrk_rate FILE                   requests per second of that wrk run
+#   wrk_latency_ms FILE             "p50 p99" of that wrk run, in milliseconds
+#   wrk_warmup OUT SCRIPT URL [ARGS...]  a wrk run of WARMUP (none when 0) with THREADS and
+#                                   CONNS, its output to OUT
 #   log / die MESSAGE [STATUS]      progress on stderr / give up with STATUS (default 1)
 
 bench_time_limit() {
@@ -109,3 +113,16 @@ bench_work_dir() {
 }
 
 field() { sed -n "s/.*BENCH_RESULT.* $1=\([0-9]*\).*/\1/p" "$2"; }
+wrk_rate() { awk -v n="$(field requests "$1")" -v us="$(field duration_us "$1")" 'BEGIN { print n / (us / 1e6) }'; }
+wrk_latency_ms() {
+  awk -v p50="$(field p50_us "$1")" -v p99="$(field p99_us "$1")" 'BEGIN { printf "%.2f %.2f", p50 / 1000, p99 / 1000 }'
+}
+
+# In a subshell: sh has no local variables, and its callers name theirs out, script, url.
+wrk_warmup() (
+  out=$1 script=$2 url=$3
+  shift 3
+  [ "$WARMUP" != 0 ] && [ "$WARMUP" != 0s ] || exit 0
+  BENCH_WRK_PHASE=warmup timeout --foreground 60 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -s "$script" "$url" "$@" \
+    >"$out" 2>&1 || die "wrk warm-up failed ($out): $(tail -3 "$out")"
+)
