@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "common/log.h"
+#include "storage/column_families.h"
 #include "storage/out_of_space_listener.h"
 #include "storage/rocks_logger.h"
 #include "storage/rocks_status.h"
@@ -82,23 +83,45 @@ WriteBatch::~WriteBatch() = default;
 WriteBatch::WriteBatch(WriteBatch&&) noexcept = default;
 WriteBatch& WriteBatch::operator=(WriteBatch&&) noexcept = default;
 
+namespace {
+rocksdb::ColumnFamilyHandle* BatchFamilyOf(std::string_view key) {
+  return InDerivedFamily(key) ? DerivedFamilyInBatch() : nullptr;
+}
+}  // namespace
+
+// A null family is the default one.
 void WriteBatch::Put(std::string_view key, std::string_view value) {
-  rep_->batch.Put(ToSlice(key), ToSlice(value)).PermitUncheckedError();
+  rep_->batch.Put(BatchFamilyOf(key), ToSlice(key), ToSlice(value)).PermitUncheckedError();
 }
 void WriteBatch::Delete(std::string_view key) {
-  rep_->batch.Delete(ToSlice(key)).PermitUncheckedError();
+  rep_->batch.Delete(BatchFamilyOf(key), ToSlice(key)).PermitUncheckedError();
 }
 void WriteBatch::AddToCounter(std::string_view key, const Counter& delta) {
-  rep_->batch.Merge(ToSlice(key), EncodeCounter(delta)).PermitUncheckedError();
+  rep_->batch.Merge(BatchFamilyOf(key), ToSlice(key), EncodeCounter(delta)).PermitUncheckedError();
 }
 void WriteBatch::DeleteRange(std::string_view begin, std::string_view end) {
-  rep_->batch.DeleteRange(ToSlice(begin), ToSlice(end)).PermitUncheckedError();
+  if (SpansFamilies(begin, end)) {
+    rep_->batch.DeleteRange(DerivedFamilyInBatch(), ToSlice(begin), ToSlice(end))
+        .PermitUncheckedError();
+    rep_->batch.DeleteRange(nullptr, ToSlice(begin), ToSlice(end)).PermitUncheckedError();
+    return;
+  }
+  rep_->batch.DeleteRange(BatchFamilyOf(begin), ToSlice(begin), ToSlice(end))
+      .PermitUncheckedError();
 }
 size_t WriteBatch::count() const { return rep_->batch.Count(); }
 
 struct Store::Rep {
   std::unique_ptr<rocksdb::Env> memory_env;  // outlives db
   std::unique_ptr<rocksdb::DB> db;
+  // Owned by db; the derived family is the default one in a store opened read-only
+  // before its derived keys were moved (column_families.h).
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::ColumnFamilyHandle* default_family = nullptr;
+  rocksdb::ColumnFamilyHandle* derived_family = nullptr;
+  rocksdb::ColumnFamilyHandle* FamilyOf(std::string_view key) const {
+    return InDerivedFamily(key) ? derived_family : default_family;
+  }
   rocksdb::WriteOptions write_options;
   rocksdb::WriteOptions synced_write_options;
   std::shared_ptr<OutOfSpaceListener> space;  // on disk only
@@ -113,6 +136,9 @@ Store::Store(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
 
 Store::~Store() {
   if (rep_ && rep_->db) {
+    for (rocksdb::ColumnFamilyHandle* handle : rep_->handles) {
+      rep_->db->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+    }
     rep_->db->Close().PermitUncheckedError();  // best effort: the WAL already holds every write
   }
 }
@@ -214,12 +240,22 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     db_options.listeners.push_back(rep->space);
   }
 
+  db_options.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = {
+      {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions(db_options)},
+      {kDerivedFamilyName, DerivedFamilyOptions(db_options, table_options, options.scratch)}};
   rocksdb::DB* db = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, path, &db);
+  rocksdb::Status s = rocksdb::DB::Open(db_options, path, families, &rep->handles, &db);
   if (!s.ok() && IsOutOfSpace(s)) {
     // Opening writes (the WAL replayed into a table file, a new MANIFEST and WAL), so it
-    // fails on a full disk. Reading needs none of that: serve reads, refuse writes.
-    rocksdb::Status read_only = rocksdb::DB::OpenForReadOnly(db_options, path, &db);
+    // fails on a full disk. Reading needs none of that: serve reads, refuse writes. A
+    // store from before the derived family has none to open.
+    std::vector<std::string> existing;
+    if (rocksdb::DB::ListColumnFamilies(db_options, path, &existing).ok() && existing.size() == 1) {
+      families.pop_back();
+    }
+    rocksdb::Status read_only =
+        rocksdb::DB::OpenForReadOnly(db_options, path, families, &rep->handles, &db);
     if (!read_only.ok()) {
       return Status::IoError("cannot open data directory " + path +
                              ": the disk holding it is full (" + s.ToString() + ")");
@@ -238,13 +274,32 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
     return Status::IoError("cannot open data directory " + path + ": " + s.ToString());
   }
   rep->db.reset(db);
-  rep->sequence_at_open = rep->db->GetLatestSequenceNumber();
+  rep->default_family = rep->handles.front();
+  rep->derived_family = rep->handles.back();
   if (!options.in_memory) rep->directory = path;
   rep->write_options.sync = options.sync_writes;
   rep->write_options.disableWAL = options.scratch;
   rep->synced_write_options.sync = !options.in_memory;
   rep->synced_write_options.disableWAL = options.scratch;
-  return std::unique_ptr<Store>(new Store(std::move(rep)));
+  // From here the store owns the handles (its destructor releases them), errors included.
+  std::unique_ptr<Store> store(new Store(std::move(rep)));
+  Rep& opened = *store->rep_;
+  if (opened.handles.size() == 2 && opened.derived_family->GetID() != kDerivedFamilyId) {
+    return Status::Corruption("data directory " + path + ": its column family \"" +
+                              kDerivedFamilyName + "\" has id " +
+                              std::to_string(opened.derived_family->GetID()) + ", not " +
+                              std::to_string(kDerivedFamilyId));
+  }
+  if (!opened.read_only) {
+    s = MoveDerivedKeysOnce(*opened.db, opened.default_family, opened.derived_family,
+                            opened.synced_write_options);
+    if (!s.ok()) {
+      return Status::IoError("cannot move the index entries of data directory " + path +
+                             " into their column family: " + s.ToString());
+    }
+  }
+  opened.sequence_at_open = opened.db->GetLatestSequenceNumber();
+  return store;
 }
 
 const std::string& Store::directory() const { return rep_->directory; }
@@ -255,7 +310,8 @@ uint64_t Store::SequenceAtOpen() const { return rep_->sequence_at_open; }
 
 Result<std::optional<std::string>> Store::Get(std::string_view key) const {
   std::string value;
-  rocksdb::Status s = rep_->db->Get(ReadOptionsFor(this), ToSlice(key), &value);
+  rocksdb::Status s =
+      rep_->db->Get(ReadOptionsFor(this), rep_->FamilyOf(key), ToSlice(key), &value);
   if (s.IsNotFound()) {
     return std::optional<std::string>();
   }
@@ -266,12 +322,17 @@ Result<std::optional<std::string>> Store::Get(std::string_view key) const {
 Result<std::vector<std::optional<std::string>>> Store::MultiGet(
     const std::vector<std::string>& keys) const {
   std::vector<rocksdb::Slice> slices;
+  std::vector<rocksdb::ColumnFamilyHandle*> families;
   slices.reserve(keys.size());
-  for (const std::string& key : keys) slices.emplace_back(key);
+  families.reserve(keys.size());
+  for (const std::string& key : keys) {
+    slices.emplace_back(key);
+    families.push_back(rep_->FamilyOf(key));
+  }
   std::vector<rocksdb::PinnableSlice> values(keys.size());
   std::vector<rocksdb::Status> statuses(keys.size());
-  rep_->db->MultiGet(ReadOptionsFor(this), rep_->db->DefaultColumnFamily(), keys.size(),
-                     slices.data(), values.data(), statuses.data());
+  rep_->db->MultiGet(ReadOptionsFor(this), keys.size(), families.data(), slices.data(),
+                     values.data(), statuses.data());
   std::vector<std::optional<std::string>> out(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
     if (statuses[i].IsNotFound()) continue;
@@ -333,21 +394,28 @@ bool Store::ReadOnly() const { return rep_->read_only; }
 
 uint64_t Store::ApproximateBytes(std::string_view begin, std::string_view end) const {
   const rocksdb::Range range(ToSlice(begin), ToSlice(end));
-  uint64_t bytes = 0;
   rocksdb::SizeApproximationOptions options;
   options.include_memtables = true;
   options.include_files = true;
-  rep_->db->GetApproximateSizes(options, rep_->db->DefaultColumnFamily(), &range, 1, &bytes)
-      .PermitUncheckedError();
-  return bytes;
+  uint64_t total = 0;
+  for (rocksdb::ColumnFamilyHandle* family : rep_->handles) {
+    if (!SpansFamilies(begin, end) && family != rep_->FamilyOf(begin)) continue;
+    uint64_t bytes = 0;
+    rep_->db->GetApproximateSizes(options, family, &range, 1, &bytes).PermitUncheckedError();
+    total += bytes;
+  }
+  return total;
 }
 
 Status Store::CompactAll() {
   if (rep_->read_only) return ReadOnlyAfterDiskFullError();
-  ORRERY_RETURN_IF_ERROR(ToStatus(rep_->db->Flush(rocksdb::FlushOptions())));
+  ORRERY_RETURN_IF_ERROR(ToStatus(rep_->db->Flush(rocksdb::FlushOptions(), rep_->handles)));
   rocksdb::CompactRangeOptions options;
   options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  return ToStatus(rep_->db->CompactRange(options, nullptr, nullptr));
+  for (rocksdb::ColumnFamilyHandle* family : rep_->handles) {
+    ORRERY_RETURN_IF_ERROR(ToStatus(rep_->db->CompactRange(options, family, nullptr, nullptr)));
+  }
+  return Status::Ok();
 }
 
 Status Store::Scan(std::string_view begin, std::string_view end,
@@ -359,7 +427,7 @@ Status Store::Scan(std::string_view begin, std::string_view end,
   read_options.fill_cache = mode != ScanMode::kBulk;
   rocksdb::Slice upper = ToSlice(end);
   read_options.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(rep_->db->NewIterator(read_options));
+  std::unique_ptr<rocksdb::Iterator> it(rep_->db->NewIterator(read_options, rep_->FamilyOf(begin)));
   for (it->Seek(ToSlice(begin)); it->Valid(); it->Next()) {
     rocksdb::Slice k = it->key();
     rocksdb::Slice v = it->value();
@@ -378,7 +446,7 @@ Status Store::ScanReverse(
   rocksdb::Slice upper = ToSlice(end);
   read_options.iterate_lower_bound = &lower;
   read_options.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(rep_->db->NewIterator(read_options));
+  std::unique_ptr<rocksdb::Iterator> it(rep_->db->NewIterator(read_options, rep_->FamilyOf(begin)));
   for (it->SeekToLast(); it->Valid(); it->Prev()) {
     rocksdb::Slice k = it->key();
     rocksdb::Slice v = it->value();
