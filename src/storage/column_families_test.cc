@@ -7,9 +7,7 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +15,7 @@
 
 #include "storage/keys.h"
 #include "storage/store.h"
+#include "storage/test_data_directory.h"
 
 namespace orrery::storage {
 namespace {
@@ -27,16 +26,8 @@ std::string InSpace(char space, std::string_view rest) {
   return std::string(1, space) + std::string(rest);
 }
 
-class ColumnFamiliesTest : public ::testing::Test {
+class ColumnFamiliesTest : public DataDirectoryTest {
  protected:
-  void SetUp() override {
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("orrery-column-families-test-" + std::to_string(::getpid())))
-               .string();
-    std::filesystem::remove_all(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   std::unique_ptr<Store> OpenStore() {
     StoreOptions options;
     options.path = dir_;
@@ -81,8 +72,6 @@ class ColumnFamiliesTest : public ::testing::Test {
                     .ok());
     return seen;
   }
-
-  std::string dir_;
 };
 
 TEST(DerivedFamilyTest, HoldsIndexAndCreationOrderKeysOnly) {

@@ -4,14 +4,13 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "storage/store.h"
+#include "storage/test_data_directory.h"
 
 namespace orrery::storage {
 namespace {
@@ -19,16 +18,8 @@ namespace {
 // Fixed width, so that the keys sort as their numbers do.
 std::string KeyNumber(int i) { return "k" + std::to_string(1000000 + i); }
 
-class CompactionStyleTest : public ::testing::Test {
+class CompactionStyleTest : public DataDirectoryTest {
  protected:
-  void SetUp() override {
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("orrery-compaction-style-test-" + std::to_string(::getpid())))
-               .string();
-    std::filesystem::remove_all(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   // Writes keys [begin, end) with RocksDB's default (leveled) compaction and a flush.
   static void WriteLeveled(rocksdb::DB& db, int begin, int end,
                            std::map<std::string, std::string>& expected) {
@@ -67,8 +58,6 @@ class CompactionStyleTest : public ::testing::Test {
       EXPECT_EQ(**got, value);
     }
   }
-
-  std::string dir_;
 };
 
 TEST_F(CompactionStyleTest, AStoreCompactedByLevelsOpensWithItsDataAndKeepsWriting) {
