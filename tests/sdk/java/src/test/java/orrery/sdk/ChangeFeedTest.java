@@ -8,7 +8,6 @@ import com.azure.cosmos.ChangeFeedProcessor;
 import com.azure.cosmos.ChangeFeedProcessorBuilder;
 import com.azure.cosmos.CosmosAsyncClient;
 import com.azure.cosmos.CosmosAsyncContainer;
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.models.ChangeFeedProcessorOptions;
@@ -27,30 +26,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /** Java only: the change feed pull model and the change feed processor with a lease container. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ChangeFeedTest {
-    private OrreryServer server;
-    private CosmosClient client;
+class ChangeFeedTest extends ServerTest {
     private CosmosDatabase db;
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
         client.createDatabase("cf");
         db = client.getDatabase("cf");
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     private static JsonNode doc(String id, String pk, int n) {

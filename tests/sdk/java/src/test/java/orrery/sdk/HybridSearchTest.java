@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
@@ -45,7 +44,6 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -68,14 +66,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * so the words of a text are exactly its terms.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HybridSearchTest {
+class HybridSearchTest extends ServerTest {
     private static final String[] WORDS = {"swim", "run", "dog", "cat", "fish", "bird", "tree", "rock"};
     private static final int ITEMS = 60;
     private static final int PARTITION_KEYS = 7;
     private static final double RRF_K = 60;
 
-    private OrreryServer server;
-    private CosmosClient client;
     private CosmosDatabase db;
     private CosmosContainer container;
     private final List<Doc> docs = new ArrayList<>();
@@ -91,8 +87,6 @@ class HybridSearchTest {
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
         client.createDatabase("hybrid");
         db = client.getDatabase("hybrid");
         db.createContainer(hybridContainer("docs"), ThroughputProperties.createManualThroughput(12000));
@@ -131,12 +125,6 @@ class HybridSearchTest {
             }
         }
         assertEquals(ITEMS, rangeOf.size(), () -> "items found through the feed ranges: " + rangeOf);
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     private static double round3(double x) {

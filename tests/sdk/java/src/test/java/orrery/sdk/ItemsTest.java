@@ -33,7 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -41,26 +40,16 @@ import reactor.core.publisher.Flux;
 
 /** Java only: item CRUD with etags, patch, transactional batch, bulk, session tokens. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ItemsTest {
-    private OrreryServer server;
-    private CosmosClient client;
+class ItemsTest extends ServerTest {
     private CosmosContainer c;
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
         client.createDatabase("items");
         CosmosDatabase db = client.getDatabase("items");
         // 12,000 RU/s: two physical partitions, so bulk and cross-partition work spread.
         db.createContainer(Sdk.v2("c", "/pk"), ThroughputProperties.createManualThroughput(12000));
         c = db.getContainer("c");
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     private static ObjectNode doc(String id, String pk, int n) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.implementation.CompositeIndexUtilizationEntity;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -41,18 +39,14 @@ import org.junit.jupiter.api.TestInstance;
  * items written here; the index shapes from the service's documentation.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class QueryDiagnosticsTest {
+class QueryDiagnosticsTest extends ServerTest {
     private static final int ITEMS = 60;
     private static final PartitionKey PK = new PartitionKey("m");
 
-    private OrreryServer server;
-    private CosmosClient client;
     private CosmosContainer c;
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
         client.createDatabase("diagnostics");
         CosmosDatabase db = client.getDatabase("diagnostics");
         CosmosContainerProperties props = Sdk.v2("diag", "/pk");
@@ -67,12 +61,6 @@ class QueryDiagnosticsTest {
                 .put("id", String.format("d%03d", i)).put("pk", "m").put("n", i)
                 .put("s", "s" + (i % 6)).put("secret", i % 5), PK, null);
         }
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     /** The one page of a single-partition query. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
@@ -27,7 +26,6 @@ import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -41,12 +39,10 @@ import org.junit.jupiter.api.TestInstance;
  * an unchanged row go missing.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class QueryPagingTest {
+class QueryPagingTest extends ServerTest {
     private static final int ITEMS = 600;
     private static final PartitionKey PK = new PartitionKey("big");
 
-    private OrreryServer server;
-    private CosmosClient client;
     private CosmosContainer c;
 
     /** n is a permutation of 0..ITEMS-1 (7919 is prime to 600). */
@@ -60,19 +56,11 @@ class QueryPagingTest {
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
         client.createDatabase("paging");
         CosmosDatabase db = client.getDatabase("paging");
         db.createContainer(Sdk.v2("c", "/pk"));
         c = db.getContainer("c");
         Sdk.createInBatches(c, PK, IntStream.range(0, ITEMS).mapToObj(i -> item(String.format("i%05d", i), nOf(i))).collect(Collectors.toList()));
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     private FeedResponse<JsonNode> page(String query, String token, int size) {

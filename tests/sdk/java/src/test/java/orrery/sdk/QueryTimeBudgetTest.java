@@ -3,7 +3,6 @@ package orrery.sdk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
@@ -18,7 +17,6 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -31,15 +29,13 @@ import org.junit.jupiter.api.TestInstance;
  * written here.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class QueryTimeBudgetTest {
+class QueryTimeBudgetTest extends ServerTest {
     private static final int ITEMS = 1200;
     private static final int KEYS = 4;
     private static final int TEAMS = 37;
     /** Tens of microseconds an item; keeps 5 teams of 37. */
     private static final String SLOW = "RegexMatch(REPLICATE(c.team, 1000), \"t0[0-4]$\")";
 
-    private OrreryServer server;
-    private CosmosClient client;
     private CosmosContainer c;
 
     private static int nOf(int i) {
@@ -54,10 +50,13 @@ class QueryTimeBudgetTest {
         return teamOf(i).matches("t0[0-4]");
     }
 
+    @Override
+    protected String[] serverArgs() {
+        return new String[] {"--query-page-time-ms", "1", "--initial-partitions", "3"};
+    }
+
     @BeforeAll
     void start() {
-        server = OrreryServer.start("--query-page-time-ms", "1", "--initial-partitions", "3");
-        client = Sdk.client(server);
         client.createDatabase("budget");
         CosmosDatabase db = client.getDatabase("budget");
         db.createContainer(Sdk.v2("c", "/pk"));
@@ -69,12 +68,6 @@ class QueryTimeBudgetTest {
                     .put("id", String.format("i%05d", i)).put("pk", "p" + key).put("n", nOf(i)).put("team", teamOf(i)))
                 .collect(Collectors.toList()));
         }
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     private List<JsonNode> all(String query, PartitionKey pk, int[] pages) {

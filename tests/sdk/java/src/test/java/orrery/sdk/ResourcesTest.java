@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.CosmosDatabase;
@@ -30,27 +29,16 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /** Java only: databases and containers, single and hierarchical keys, with throughput. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ResourcesTest {
-    private OrreryServer server;
-    private CosmosClient client;
+class ResourcesTest extends ServerTest {
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     @Test

@@ -1,12 +1,10 @@
 package orrery.sdk;
 
-import com.azure.cosmos.CosmosClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -18,23 +16,13 @@ import org.junit.jupiter.api.TestInstance;
  * dynamic test per scenario, named "java/<storage>: <kind>: <scenario name>".
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SharedScenariosTest {
-    private OrreryServer server;
-    private CosmosClient client;
+class SharedScenariosTest extends ServerTest {
     private ScenarioDriver driver;
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
         driver = new ScenarioDriver(ScenarioDriver.load(), client, "shared-scenarios");
         driver.setUp();
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     @TestFactory

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.cosmos.CosmosAsyncClient;
 import com.azure.cosmos.CosmosAsyncContainer;
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
@@ -22,7 +21,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -31,23 +29,18 @@ import reactor.core.publisher.Mono;
 
 /** Java only: throughput read/replace, and the SDK's 429 retries (server with --enforce-throughput). */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ThroughputTest {
-    private OrreryServer server;
-    private CosmosClient client;
+class ThroughputTest extends ServerTest {
     private CosmosDatabase db;
+
+    @Override
+    protected String[] serverArgs() {
+        return new String[] {"--enforce-throughput"};
+    }
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start("--enforce-throughput");
-        client = Sdk.client(server);
         client.createDatabase("tp");
         db = client.getDatabase("tp");
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     private static ObjectNode doc(String id, String pk) {

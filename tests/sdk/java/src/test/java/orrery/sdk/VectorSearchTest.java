@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosContainer;
 import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
@@ -37,7 +36,6 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import orrery.sdk.scenarios.ScenarioDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -53,14 +51,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * force over the items the test wrote, never taken from the server.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class VectorSearchTest {
+class VectorSearchTest extends ServerTest {
     private static final int DIMENSIONS = 12;
     private static final int ITEMS = 150;
     private static final int PARTITION_KEYS = 9;
     private static final int TOP = 10;
 
-    private OrreryServer server;
-    private CosmosClient client;
     private CosmosDatabase db;
 
     /** One written item: id, partition key, n, vector. */
@@ -71,16 +67,8 @@ class VectorSearchTest {
 
     @BeforeAll
     void start() {
-        server = OrreryServer.start();
-        client = Sdk.client(server);
         client.createDatabase("vec");
         db = client.getDatabase("vec");
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) client.close();
-        if (server != null) server.close();
     }
 
     private static String name(CosmosVectorDistanceFunction f) {
