@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.cosmos.CosmosContainer;
-import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.implementation.CompositeIndexUtilizationEntity;
 import com.azure.cosmos.implementation.IndexUtilizationInfo;
 import com.azure.cosmos.implementation.QueryMetrics;
@@ -47,15 +46,12 @@ class QueryDiagnosticsTest extends ServerTest {
 
     @BeforeAll
     void start() {
-        client.createDatabase("diagnostics");
-        CosmosDatabase db = client.getDatabase("diagnostics");
         CosmosContainerProperties props = Sdk.v2("diag", "/pk");
         IndexingPolicy policy = new IndexingPolicy();
         policy.setIncludedPaths(List.of(new IncludedPath("/*")));
         policy.setExcludedPaths(List.of(new ExcludedPath("/secret/?"), new ExcludedPath("/\"_etag\"/?")));
         props.setIndexingPolicy(policy);
-        db.createContainer(props);
-        c = db.getContainer("diag");
+        c = newContainer("diagnostics", props);
         for (int i = 0; i < ITEMS; i++) {
             c.createItem(ScenarioDriver.JSON.createObjectNode()
                 .put("id", String.format("d%03d", i)).put("pk", "m").put("n", i)

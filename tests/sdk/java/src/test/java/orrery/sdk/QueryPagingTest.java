@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.cosmos.CosmosContainer;
-import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
@@ -56,10 +55,7 @@ class QueryPagingTest extends ServerTest {
 
     @BeforeAll
     void start() {
-        client.createDatabase("paging");
-        CosmosDatabase db = client.getDatabase("paging");
-        db.createContainer(Sdk.v2("c", "/pk"));
-        c = db.getContainer("c");
+        c = newContainer("paging", Sdk.v2("c", "/pk"));
         Sdk.createInBatches(c, PK, IntStream.range(0, ITEMS).mapToObj(i -> item(String.format("i%05d", i), nOf(i))).collect(Collectors.toList()));
     }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.cosmos.CosmosContainer;
-import com.azure.cosmos.CosmosDatabase;
 import com.azure.cosmos.models.CosmosQueryRequestOptions;
 import com.azure.cosmos.models.FeedResponse;
 import com.azure.cosmos.models.PartitionKey;
@@ -57,10 +56,7 @@ class QueryTimeBudgetTest extends ServerTest {
 
     @BeforeAll
     void start() {
-        client.createDatabase("budget");
-        CosmosDatabase db = client.getDatabase("budget");
-        db.createContainer(Sdk.v2("c", "/pk"));
-        c = db.getContainer("c");
+        c = newContainer("budget", Sdk.v2("c", "/pk"));
         for (int k = 0; k < KEYS; k++) {
             final int key = k;
             Sdk.createInBatches(c, new PartitionKey("p" + k), IntStream.range(0, ITEMS).filter(i -> i % KEYS == key)

@@ -1,6 +1,9 @@
 package orrery.sdk;
 
 import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosDatabase;
+import com.azure.cosmos.models.CosmosContainerProperties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -23,6 +26,14 @@ abstract class ServerTest {
     void startServer() {
         server = OrreryServer.start(serverArgs());
         client = Sdk.client(server);
+    }
+
+    /** Creates database {@code database} and in it a container of {@code properties}. */
+    protected CosmosContainer newContainer(String database, CosmosContainerProperties properties) {
+        client.createDatabase(database);
+        CosmosDatabase db = client.getDatabase(database);
+        db.createContainer(properties);
+        return db.getContainer(properties.getId());
     }
 
     @AfterAll
