@@ -66,14 +66,22 @@ rocksdb::ColumnFamilyOptions DerivedFamilyOptions(const rocksdb::Options& db_opt
   return options;
 }
 
+rocksdb::Status DerivedKeysMoved(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* default_family,
+                                 bool* moved) {
+  std::string value;
+  rocksdb::Status s =
+      db.Get(rocksdb::ReadOptions(), default_family, keys::Meta(kMovedMarker), &value);
+  *moved = s.ok();
+  return s.IsNotFound() ? rocksdb::Status::OK() : s;
+}
+
 rocksdb::Status MoveDerivedKeysOnce(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* default_family,
                                     rocksdb::ColumnFamilyHandle* derived_family,
                                     const rocksdb::WriteOptions& synced) {
+  bool moved = false;
+  rocksdb::Status s = DerivedKeysMoved(db, default_family, &moved);
+  if (!s.ok() || moved) return s;
   const std::string marker = keys::Meta(kMovedMarker);
-  std::string value;
-  rocksdb::Status s = db.Get(rocksdb::ReadOptions(), default_family, marker, &value);
-  if (s.ok()) return s;
-  if (!s.IsNotFound()) return s;
 
   rocksdb::WriteBatch finish;
   for (char space : kDerivedSpaces) {

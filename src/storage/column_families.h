@@ -43,6 +43,11 @@ rocksdb::ColumnFamilyOptions DerivedFamilyOptions(const rocksdb::Options& db_opt
                                                   const rocksdb::BlockBasedTableOptions& table,
                                                   bool scratch);
 
+// Whether the derived keys live in the derived family (the move below is done). A store
+// opened read-only while they do not reads them from the default family.
+rocksdb::Status DerivedKeysMoved(rocksdb::DB& db, rocksdb::ColumnFamilyHandle* default_family,
+                                 bool* moved);
+
 // A store written before the derived family existed holds its derived keys in the
 // default family. Moves them (once: a meta key in the default family records it, written
 // in the same batch that range-deletes the moved keys, so a crash in between moves them

@@ -290,7 +290,14 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
                               std::to_string(opened.derived_family->GetID()) + ", not " +
                               std::to_string(kDerivedFamilyId));
   }
-  if (!opened.read_only) {
+  if (opened.read_only) {
+    // Not moved yet (a store from before the family, or a move cut short): the default
+    // family still holds every derived key.
+    bool moved = false;
+    s = DerivedKeysMoved(*opened.db, opened.default_family, &moved);
+    if (!s.ok()) return Status::IoError("cannot read data directory " + path + ": " + s.ToString());
+    if (!moved) opened.derived_family = opened.default_family;
+  } else {
     s = MoveDerivedKeysOnce(*opened.db, opened.default_family, opened.derived_family,
                             opened.synced_write_options);
     if (!s.ok()) {

@@ -2,14 +2,18 @@
 // only; skipped where mounting is not permitted), with a ballast file taking most of it.
 
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
 
 #include <chrono>
 #include <filesystem>
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "storage/keys.h"
 #include "storage/store.h"
 #include "storage/test_small_disk.h"
 
@@ -135,6 +139,76 @@ TEST_F(StoreFullDiskTest, OpensReadOnlyOnAFullDiskAndWritableAgainWithSpace) {
   EXPECT_FALSE(store_->OutOfSpace());
   EXPECT_TRUE(store_->Write(batch).ok());
   ExpectAllPresent(keys);
+}
+
+// A store whose index entries are still in the default family (column_families.h), left
+// in the WAL, opened on a full disk: read-only, so nothing is moved, and its index entries
+// are read where they are. Written by RocksDB alone: as before the derived family existed,
+// or with the family created and part of the entries copied into it, as when a move was
+// cut short.
+void WriteDefaultFamilyStore(const std::string& dir, bool move_cut_short,
+                             const std::vector<std::pair<std::string, std::string>>& entries) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(options, dir, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  rocksdb::WriteBatch batch;
+  for (const auto& [key, value] : entries) ASSERT_TRUE(batch.Put(key, value).ok());
+  if (move_cut_short) {
+    rocksdb::ColumnFamilyHandle* family = nullptr;
+    ASSERT_TRUE(db->CreateColumnFamily(rocksdb::ColumnFamilyOptions(), "derived", &family).ok());
+    ASSERT_TRUE(batch.Put(family, entries[1].first, entries[1].second).ok());
+    ASSERT_TRUE(db->Write(rocksdb::WriteOptions(), &batch).ok());
+    ASSERT_TRUE(db->DestroyColumnFamilyHandle(family).ok());
+  } else {
+    ASSERT_TRUE(db->Write(rocksdb::WriteOptions(), &batch).ok());
+  }
+  ASSERT_TRUE(db->Close().ok());
+}
+
+TEST_F(StoreFullDiskTest, IndexEntriesNotYetMovedAreReadWhereTheyAreWhileTheDiskIsFull) {
+  const std::string item = std::string(1, keys::kItemSpace) + "item";
+  const std::string entry = std::string(1, keys::kIndexSpace) + "entry";
+  const std::string other = std::string(1, keys::kIndexSpace) + "other";
+  const std::string creation = std::string(1, keys::kCreationOrderSpace) + "number";
+  auto expect_all = [&](const Store& store) {
+    EXPECT_EQ(store.Get(item)->value_or("").substr(0, 8), "the item");
+    EXPECT_EQ(store.Get(entry)->value_or("absent"), "");
+    EXPECT_EQ(store.Get(creation)->value_or(""), "item");
+    std::vector<std::string> scanned;
+    ASSERT_TRUE(store
+                    .Scan(std::string(1, keys::kIndexSpace),
+                          std::string(1, static_cast<char>(keys::kIndexSpace + 1)),
+                          [&](std::string_view key, std::string_view) {
+                            scanned.emplace_back(key);
+                            return true;
+                          })
+                    .ok());
+    EXPECT_EQ(scanned, (std::vector<std::string>{entry, other}));
+  };
+  for (bool move_cut_short : {false, true}) {
+    SCOPED_TRACE(move_cut_short ? "a move cut short" : "a store from before the family");
+    const std::string dir = disk_.path() + "/data";
+    std::filesystem::remove_all(dir);
+    WriteDefaultFamilyStore(dir, move_cut_short,
+                            {{item, "the item" + std::string(1000, 'v')},
+                             {entry, ""},
+                             {other, ""},
+                             {creation, "item"}});
+    disk_.PlaceBallast(0);
+    ASSERT_EQ(disk_.FreeBytes(), 0u);
+    OpenStore();
+    EXPECT_TRUE(store_->ReadOnly());
+    expect_all(*store_);
+
+    store_.reset();
+    ASSERT_TRUE(disk_.RemoveBallast());
+    OpenStore();  // writable: the entries move into the derived family
+    EXPECT_FALSE(store_->ReadOnly());
+    expect_all(*store_);
+    store_.reset();
+  }
 }
 
 }  // namespace
