@@ -16,6 +16,7 @@
 #include "storage/keys.h"
 #include "storage/store.h"
 #include "storage/test_data_directory.h"
+#include "storage/test_raw_database.h"
 
 namespace orrery::storage {
 namespace {
@@ -130,11 +131,8 @@ TEST_F(ColumnFamiliesTest, ARangeDeletionAcrossSpacesDeletesInBothFamilies) {
 TEST_F(ColumnFamiliesTest, AStoreFromBeforeTheFamilyHasItsDerivedKeysMovedOnce) {
   KeyValues derived, others;
   {
-    rocksdb::Options options;
-    options.create_if_missing = true;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
+    std::unique_ptr<rocksdb::DB> db = OpenRawDatabase(dir_);
+    ASSERT_NE(db, nullptr);
     rocksdb::WriteBatch batch;
     for (int i = 0; i < 3000; ++i) {
       const std::string n = std::to_string(100000 + i);

@@ -11,6 +11,7 @@
 
 #include "storage/store.h"
 #include "storage/test_data_directory.h"
+#include "storage/test_raw_database.h"
 
 namespace orrery::storage {
 namespace {
@@ -64,11 +65,9 @@ TEST_F(CompactionStyleTest, AStoreCompactedByLevelsOpensWithItsDataAndKeepsWriti
   std::map<std::string, std::string> expected;
   {
     rocksdb::Options options;
-    options.create_if_missing = true;
     options.compaction_style = rocksdb::kCompactionStyleLevel;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(options, dir_, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
+    std::unique_ptr<rocksdb::DB> db = OpenRawDatabase(dir_, options);
+    ASSERT_NE(db, nullptr);
     ASSERT_NO_FATAL_FAILURE(WriteLeveled(*db, 0, 3000, expected));
     ASSERT_NO_FATAL_FAILURE(WriteLeveled(*db, 3000, 6000, expected));
     ASSERT_TRUE(db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr).ok());

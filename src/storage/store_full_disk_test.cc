@@ -15,6 +15,7 @@
 
 #include "storage/keys.h"
 #include "storage/store.h"
+#include "storage/test_raw_database.h"
 #include "storage/test_small_disk.h"
 
 namespace orrery::storage {
@@ -148,11 +149,8 @@ TEST_F(StoreFullDiskTest, OpensReadOnlyOnAFullDiskAndWritableAgainWithSpace) {
 // cut short.
 void WriteDefaultFamilyStore(const std::string& dir, bool move_cut_short,
                              const std::vector<std::pair<std::string, std::string>>& entries) {
-  rocksdb::Options options;
-  options.create_if_missing = true;
-  rocksdb::DB* raw = nullptr;
-  ASSERT_TRUE(rocksdb::DB::Open(options, dir, &raw).ok());
-  std::unique_ptr<rocksdb::DB> db(raw);
+  std::unique_ptr<rocksdb::DB> db = OpenRawDatabase(dir);
+  ASSERT_NE(db, nullptr);
   rocksdb::WriteBatch batch;
   for (const auto& [key, value] : entries) ASSERT_TRUE(batch.Put(key, value).ok());
   if (move_cut_short) {
