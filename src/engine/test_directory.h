@@ -2,20 +2,12 @@
 
 // A data directory for an engine test that closes and reopens its account: under the
 // system's temporary directory, named after the test and the process, and emptied of
-// what an earlier run left there.
+// what an earlier run left there (storage/test_data_directory.h).
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <string>
+#include "storage/test_data_directory.h"
 
 namespace orrery::engine {
 
-inline std::string FreshTestDirectory(const std::string& name) {
-  const std::string dir =
-      std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return dir;
-}
+using storage::FreshTestDirectory;
 
 }  // namespace orrery::engine
