@@ -44,6 +44,13 @@ public final class Sdk {
      * A container keyed on one path, hashed V2 (what the SDK sends with
      * PartitionKeyDefinitionVersion.V2; the path-only constructor sends no version, V1).
      */
+    public static com.azure.cosmos.models.CosmosContainerProperties v2(String id, String path) {
+        com.azure.cosmos.models.PartitionKeyDefinition def = new com.azure.cosmos.models.PartitionKeyDefinition();
+        def.setPaths(java.util.List.of(path));
+        def.setVersion(com.azure.cosmos.models.PartitionKeyDefinitionVersion.V2);
+        return new com.azure.cosmos.models.CosmosContainerProperties(id, def);
+    }
+
     /** Creates the items of one partition key, 100 to a transactional batch. */
     public static void createInBatches(com.azure.cosmos.CosmosContainer c, com.azure.cosmos.models.PartitionKey pk,
                                        java.util.List<? extends Object> items) {
@@ -55,13 +62,6 @@ public final class Sdk {
                 throw new AssertionError("batch of creates failed: " + response.getStatusCode() + " " + response.getErrorMessage());
             }
         }
-    }
-
-    public static com.azure.cosmos.models.CosmosContainerProperties v2(String id, String path) {
-        com.azure.cosmos.models.PartitionKeyDefinition def = new com.azure.cosmos.models.PartitionKeyDefinition();
-        def.setPaths(java.util.List.of(path));
-        def.setVersion(com.azure.cosmos.models.PartitionKeyDefinitionVersion.V2);
-        return new com.azure.cosmos.models.CosmosContainerProperties(id, def);
     }
 
     /** "status=404 substatus=0 activityId=... message=...": what went over the wire. */
