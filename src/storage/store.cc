@@ -189,8 +189,9 @@ Result<std::unique_ptr<Store>> Store::Open(const StoreOptions& options) {
   // own compression and stay readable.
   db_options.compression = options.scratch ? rocksdb::kNoCompression : rocksdb::kLZ4Compression;
   // Level 0 stays compressed too: written uncompressed (2% less CPU on creates), its
-  // larger flushes met a full disk at another moment, where Debian's RocksDB 7.8 aborts
-  // on an assertion in WritableFileWriter (EngineFullDiskTest, 2 runs in 8).
+  // larger flushes met a full disk at another moment, where Debian's build of RocksDB 7.8
+  // (still linked with `make ROCKSDB_DIR=`) aborts on an assertion in WritableFileWriter
+  // (EngineFullDiskTest, 2 runs in 8).
   // Keys spread by the EPK hash made every leveled compaction from level 0 rewrite all of
   // level 1 (and level 1 all of level 2), so sustained inserts paid for their data again
   // at each level. Universal (tiered) compaction merges sorted runs of similar size
