@@ -13,7 +13,11 @@ namespace orrery::storage {
 namespace {
 
 constexpr char kDerivedSpaces[] = {keys::kIndexSpace, keys::kCreationOrderSpace};
-constexpr uint64_t kDerivedWriteBufferBytes = 2 << 20;
+// Each memtable flushed is one more sorted run the single compaction thread has to merge,
+// and the items' large merges hold that thread: with 2 MB memtables, creates at 40,000/s
+// filled the family with 36 runs and RocksDB stopped every write for up to a second
+// (bench/README.md, stop 45). 8 MB flush a quarter as often, for the same CPU per create.
+constexpr uint64_t kDerivedWriteBufferBytes = 8 << 20;
 // Moved keys go in batches of about this many bytes.
 constexpr size_t kMoveBatchBytes = 4 << 20;
 const char kMovedMarker[] = "derived-family";

@@ -9,10 +9,10 @@
 // default one. Both share the WAL and sequence numbers, so a batch that touches both is
 // still atomic and a snapshot still covers both. Why a family: a create writes one item
 // of about 1 KB and six or seven derived keys of about 100 bytes, each inserted into a
-// memtable's skip list at a place the caches do not hold. Derived keys in a 2 MB
-// memtable of their own, without the bloom filters that only point lookups use (nothing
+// memtable's skip list at a place the caches do not hold. Derived keys in a memtable of
+// their own (8 MB), without the bloom filters that only point lookups use (nothing
 // looks a derived key up by itself), cost a create 7-10% less CPU than in the 16 MB
-// memtable they shared with the items (bench/README.md, stop 44).
+// memtable they shared with the items (bench/README.md, stops 44 and 45).
 
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
