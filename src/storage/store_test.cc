@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "storage/keys.h"
+#include "storage/test_data_directory.h"
 
 namespace orrery::storage {
 namespace {
@@ -112,6 +115,42 @@ TEST(StoreTest, DataSurvivesReopenAndLockIsExclusive) {
   EXPECT_EQ((*reopened)->Get("k")->value_or(""), "v");
   reopened = Status::Internal("close");
   std::filesystem::remove_all(dir);
+}
+
+class SyncedStoreTest : public DataDirectoryTest {};
+
+// With sync_writes, writers that wait at once share a sync, and a WAL group writes while
+// the one before it is applied (pipelined writes): every write is acknowledged and is
+// there after a reopen.
+TEST_F(SyncedStoreTest, ConcurrentSyncedWritesAreAllAcknowledgedAndKept) {
+  constexpr int kThreads = 8;
+  constexpr int kWritesEach = 50;
+  {
+    auto store = Store::Open({.path = dir_, .sync_writes = true});
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    std::vector<std::thread> writers;
+    std::vector<int> acknowledged(kThreads, 0);
+    for (int t = 0; t < kThreads; ++t) {
+      writers.emplace_back([&, t] {
+        for (int i = 0; i < kWritesEach; ++i) {
+          WriteBatch batch;
+          batch.Put("k" + std::to_string(t) + "-" + std::to_string(i), std::to_string(i));
+          if ((*store)->Write(batch).ok()) ++acknowledged[t];
+        }
+      });
+    }
+    for (std::thread& writer : writers) writer.join();
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(acknowledged[t], kWritesEach) << "thread " << t;
+  }
+  auto reopened = Store::Open({.path = dir_});
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kWritesEach; ++i) {
+      auto value = (*reopened)->Get("k" + std::to_string(t) + "-" + std::to_string(i));
+      ASSERT_TRUE(value.ok());
+      EXPECT_EQ(value->value_or("missing"), std::to_string(i)) << t << "-" << i;
+    }
+  }
 }
 
 }  // namespace
