@@ -131,9 +131,7 @@ void AppendResult(std::string& out, const engine::BatchOperation& op,
   total_charge += charge;
   if (!result.status.ok()) {
     out += "\"statusCode\":" + std::to_string(HttpStatusOf(result.status.code()));
-    if (result.status.substatus() != 0) {
-      out += ",\"subStatusCode\":" + std::to_string(result.status.substatus());
-    }
+    out += ",\"subStatusCode\":" + std::to_string(result.status.substatus());
     if (result.status.code() == StatusCode::kTooManyRequests) {
       // The SDK's bulk executor waits this long before it retries the operation.
       out += ",\"retryAfterMilliseconds\":" + std::to_string(result.status.retry_after_ms());

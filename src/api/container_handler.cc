@@ -1,3 +1,4 @@
+#include "api/data_plane.h"
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
@@ -36,9 +37,14 @@ HandlerResult HandleContainerFeed(const RequestContext& ctx) {
   const std::string& db = ctx.path.segments[1];
   const std::string& method = ctx.request.method;
   if (IsListOrQuery(ctx)) {
-    ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> containers, ctx.account.ListContainers(db));
+    Result<std::vector<json::Value>> containers = ctx.account.ListContainers(db);
+    if (!containers.ok() && containers.status().IsNotFound()) {
+      // The feed's owner, the database, is what is missing.
+      return Status::NotFound(containers.status().message(), kOwnerResourceNotFound);
+    }
+    ORRERY_RETURN_IF_ERROR(containers.status());
     ORRERY_ASSIGN_OR_RETURN(json::Value database, ctx.account.ReadDatabase(db));
-    return ListOrQueryResources(ctx, containers, database.Find("_rid")->as_string(),
+    return ListOrQueryResources(ctx, *containers, database.Find("_rid")->as_string(),
                                 "DocumentCollections");
   }
   if (method == "POST") {

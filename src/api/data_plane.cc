@@ -7,6 +7,16 @@
 #include "common/encoding.h"
 
 namespace orrery::api {
+
+Result<std::shared_ptr<engine::Container>> OwnerContainer(const RequestContext& ctx) {
+  Result<std::shared_ptr<engine::Container>> container =
+      ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]);
+  if (!container.ok() && container.status().IsNotFound()) {
+    return Status::NotFound(container.status().message(), kOwnerResourceNotFound);
+  }
+  return container;
+}
+
 namespace {
 
 constexpr std::pair<const char*, throughput::Consistency> kConsistencyNames[] = {

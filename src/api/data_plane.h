@@ -11,6 +11,13 @@
 
 namespace orrery::api {
 
+// The container that a request for one of its children (items, queries, partition key
+// ranges, ...) addresses. Errors: NotFound with substatus 1003 (OwnerResourceNotFound)
+// when the container or its database does not exist, as the service answers: the
+// missing resource is the owner, not the child (a read of the container itself is 0).
+inline constexpr int kOwnerResourceNotFound = 1003;
+Result<std::shared_ptr<engine::Container>> OwnerContainer(const RequestContext& ctx);
+
 // "Strong", "BoundedStaleness", "Session", "ConsistentPrefix", "Eventual" (any case).
 std::optional<throughput::Consistency> ParseConsistency(std::string_view name);
 const char* ConsistencyName(throughput::Consistency level);

@@ -105,9 +105,8 @@ http::Response ErrorResponse(const Status& status, std::string_view activity_id,
   });
   ResponseBuilder builder(http_status, activity_id);
   builder.Charge(request_charge);
-  if (status.substatus() != 0) {
-    builder.Header(headers::kSubstatus, std::to_string(status.substatus()));
-  }
+  // The service sends a substatus with every error, 0 where the status says it all.
+  builder.Header(headers::kSubstatus, std::to_string(status.substatus()));
   if (status.code() == StatusCode::kTooManyRequests) {
     builder.Header(headers::kRetryAfterMs, std::to_string(status.retry_after_ms()));
   }

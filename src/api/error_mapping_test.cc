@@ -24,7 +24,8 @@ TEST(ErrorMappingTest, AFullDiskAnswersWithTheServiceErrorBody) {
       ErrorResponse(Status::InsufficientStorage("The disk holding the data directory is full."),
                     "00000000-0000-0000-0000-000000000001", "/dbs/d/colls/c/docs", 0);
   EXPECT_EQ(response.status, 507);
-  EXPECT_EQ(Find(response, "x-ms-substatus"), nullptr);
+  ASSERT_NE(Find(response, "x-ms-substatus"), nullptr);
+  EXPECT_EQ(*Find(response, "x-ms-substatus"), "0");
   Result<json::Value> body = json::Parse(response.body);
   ASSERT_TRUE(body.ok()) << response.body;
   ASSERT_NE(body->Find("code"), nullptr);
@@ -33,6 +34,21 @@ TEST(ErrorMappingTest, AFullDiskAnswersWithTheServiceErrorBody) {
   EXPECT_NE(body->Find("message")->as_string().find("The disk holding the data directory is full."),
             std::string::npos)
       << response.body;
+}
+
+TEST(ErrorMappingTest, EveryErrorCarriesItsSubstatusAndZeroWhereItHasNone) {
+  const http::Response not_found =
+      ErrorResponse(Status::NotFound("Resource Not Found"), "a", "/", 0);
+  ASSERT_NE(Find(not_found, "x-ms-substatus"), nullptr);
+  EXPECT_EQ(*Find(not_found, "x-ms-substatus"), "0");
+  const http::Response mismatch = ErrorResponse(
+      Status::BadRequest("PartitionKey extracted from document doesn't match", 1001), "a", "/", 0);
+  ASSERT_NE(Find(mismatch, "x-ms-substatus"), nullptr);
+  EXPECT_EQ(*Find(mismatch, "x-ms-substatus"), "1001");
+  const http::Response throttled =
+      ErrorResponse(Status::TooManyRequests("Request rate is large.", 5), "a", "/", 0);
+  ASSERT_NE(Find(throttled, "x-ms-substatus"), nullptr);
+  EXPECT_EQ(*Find(throttled, "x-ms-substatus"), "3200");
 }
 
 TEST(ErrorMappingTest, OtherStorageFailuresStay500) {

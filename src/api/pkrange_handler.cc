@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "api/data_plane.h"
 #include "api/feed.h"
 #include "api/handlers.h"
 #include "api/headers.h"
@@ -16,8 +17,7 @@ HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx) {
   if (ctx.request.method != "GET") {
     return Status::MethodNotAllowed("The partition key ranges feed supports GET only.");
   }
-  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
-                          ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container, OwnerContainer(ctx));
   const engine::ContainerSettings& settings = container->settings();
   const auto& partitions = settings.partitions.partitions();
   // The etag is the next partition number: partitions are numbered in the order splits

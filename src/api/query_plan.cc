@@ -1,5 +1,6 @@
 #include "api/query_plan.h"
 
+#include "api/data_plane.h"
 #include "api/feed.h"
 #include "api/headers.h"
 #include "api/response.h"
@@ -76,8 +77,7 @@ void WriteWeightsAsDoubles(std::string& body) {
 }  // namespace
 
 HandlerResult HandleQueryPlan(const RequestContext& ctx) {
-  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container,
-                          ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]));
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<engine::Container> container, OwnerContainer(ctx));
   // Compiling validates the body and the query so errors surface with the service's 400.
   ORRERY_ASSIGN_OR_RETURN(std::unique_ptr<query::CompiledQuery> compiled,
                           CompileQueryBody(ctx.request.body, container.get()));

@@ -58,6 +58,7 @@ Response MakeErrorResponse(int status, std::string_view message) {
       {"Content-Type", "application/json"},
       {"x-ms-request-charge", "0"},
       {"x-ms-activity-id", RandomGuid()},
+      {"x-ms-substatus", "0"},
   };
   std::string& body = response.body;
   body = R"({"code":")";

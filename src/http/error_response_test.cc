@@ -29,6 +29,8 @@ TEST(ErrorResponseTest, CarriesAZeroChargeAndAnActivityId) {
   EXPECT_EQ(*Find(response, "x-ms-request-charge"), "0");
   ASSERT_NE(Find(response, "x-ms-activity-id"), nullptr);
   EXPECT_EQ(Find(response, "x-ms-activity-id")->size(), 36u);
+  ASSERT_NE(Find(response, "x-ms-substatus"), nullptr);
+  EXPECT_EQ(*Find(response, "x-ms-substatus"), "0");
 }
 
 TEST(ErrorResponseTest, EscapesTheMessage) {
