@@ -59,13 +59,12 @@ class ShapeBuilder {
  private:
   std::optional<DocumentPath> GroupedBy() const {
     if (!query_.order_by.empty()) return std::nullopt;
-    // With several keys, the items of one value of a key that is an item path make
-    // whole groups of their own (their rows differ from every other value's in that key).
+    // Groups of one key come in key order, which an index on an item path streams; those
+    // of several keys come in the order their first items are met (compiled_query.cc),
+    // which no index gives.
     if (bound_.is_aggregate) {
-      for (const auto& key : query_.group_by) {
-        if (std::optional<DocumentPath> path = ItemPath(*key)) return path;
-      }
-      return std::nullopt;
+      if (query_.group_by.size() != 1) return std::nullopt;
+      return ItemPath(*query_.group_by[0]);
     }
     if (!query_.select.distinct) return std::nullopt;
     const ast::SelectClause& select = query_.select;
