@@ -114,37 +114,49 @@ Status ApplyToObject(Value& object, const std::string& name, const PatchOperatio
   return Status::Ok();
 }
 
+// The array rules of partial-document-update.md and Microsoft's patch samples: add (and
+// move's target) inserts at any index up to the length, the length appending; set
+// replaces the element at an index below the length and appends at the length (the Java
+// sample SamplePatchQuickstart sets /children/1 of a one-element array); replace, remove
+// and incr need an element at the index; "-" appends for add, set and move. An index
+// beyond these is refused in the service's words.
 Status ApplyToArray(Value& array, const std::string& token, const PatchOperation& op) {
   json::Array& elements = array.as_array();
-  const bool appends =
-      token == "-" && (op.kind == Kind::kAdd || op.kind == Kind::kSet || op.kind == Kind::kMove);
-  if (appends) {
+  const bool may_append = op.kind == Kind::kAdd || op.kind == Kind::kSet || op.kind == Kind::kMove;
+  if (token == "-" && may_append) {
     elements.push_back(op.value);
     return Status::Ok();
   }
   std::optional<size_t> index = ArrayIndex(token);
   if (!index) return Failed(op, "'" + token + "' is not an array index.");
   const size_t size = elements.size();
+  const size_t limit = may_append ? size + 1 : size;
+  if (*index >= limit) {
+    return Failed(op, "Index(" + token + ") to operate on is out of array bounds (the array has " +
+                          std::to_string(size) + " elements).");
+  }
+  const auto at = elements.begin() + static_cast<std::ptrdiff_t>(*index);
   switch (op.kind) {
     case Kind::kAdd:
     case Kind::kMove:
-      // Inserts before the index; the index may be the end.
-      if (*index > size) return Failed(op, "the index is beyond the end of the array.");
-      elements.insert(elements.begin() + static_cast<std::ptrdiff_t>(*index), op.value);
+      elements.insert(at, op.value);
       return Status::Ok();
     case Kind::kSet:
+      if (*index == size) {
+        elements.push_back(op.value);
+      } else {
+        *at = op.value;
+      }
+      return Status::Ok();
     case Kind::kReplace:
-      if (*index >= size) return Failed(op, "there is no array element at the index.");
-      elements[*index] = op.value;
+      *at = op.value;
       return Status::Ok();
     case Kind::kRemove:
-      if (*index >= size) return Failed(op, "there is no array element at the index.");
-      elements.erase(elements.begin() + static_cast<std::ptrdiff_t>(*index));
+      elements.erase(at);
       return Status::Ok();
     case Kind::kIncr:
-      if (*index >= size) return Failed(op, "there is no array element at the index.");
-      if (!elements[*index].is_number()) return Failed(op, "incr needs a number at the path.");
-      elements[*index] = Add(elements[*index], op.value);
+      if (!at->is_number()) return Failed(op, "incr needs a number at the path.");
+      *at = Add(*at, op.value);
       return Status::Ok();
   }
   return Status::Ok();

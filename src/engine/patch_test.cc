@@ -52,6 +52,39 @@ TEST(PatchTest, ArraysByIndexAndEnd) {
             std::string::npos);
 }
 
+// Microsoft's Java patch sample (SamplePatchQuickstart): set at the array's length
+// appends, add beyond it and replace at it fail; partial-document-update.md: remove at
+// or beyond the length fails, move inserts as add does.
+TEST(PatchTest, EachOperationsArrayIndexRules) {
+  const char* one = R"({"children":[{"n":1}]})";
+  EXPECT_EQ(Patched(one, R"([{"op":"set","path":"/children/1","value":{"n":4}}])"),
+            R"({"children":[{"n":1},{"n":4}]})");
+  EXPECT_EQ(Patched(one, R"([{"op":"set","path":"/children/-","value":{"n":4}}])"),
+            R"({"children":[{"n":1},{"n":4}]})");
+  EXPECT_EQ(Patched(one, R"([{"op":"set","path":"/children/0","value":2}])"),
+            R"({"children":[2]})");
+  EXPECT_NE(Patched(one, R"([{"op":"set","path":"/children/2","value":2}])")
+                .find("Index(2) to operate on is out of array bounds"),
+            std::string::npos);
+  EXPECT_NE(Patched(one, R"([{"op":"replace","path":"/children/1","value":2}])")
+                .find("Index(1) to operate on is out of array bounds"),
+            std::string::npos);
+  EXPECT_NE(Patched(one, R"([{"op":"remove","path":"/children/1"}])").find("out of array bounds"),
+            std::string::npos);
+  EXPECT_NE(
+      Patched(one, R"([{"op":"incr","path":"/children/1","value":1}])").find("out of array bounds"),
+      std::string::npos);
+  EXPECT_NE(Patched(one, R"([{"op":"replace","path":"/children/-","value":1}])").find("error:"),
+            std::string::npos);
+  EXPECT_EQ(Patched(R"({"t":[1,2],"u":[9]})", R"([{"op":"move","from":"/u/0","path":"/t/2"}])"),
+            R"({"t":[1,2,9],"u":[]})");
+  EXPECT_NE(Patched(R"({"t":[1,2],"u":[9]})", R"([{"op":"move","from":"/u/0","path":"/t/3"}])")
+                .find("out of array bounds"),
+            std::string::npos);
+  EXPECT_EQ(Patched(R"({"t":[1,2]})", R"([{"op":"incr","path":"/t/1","value":5}])"),
+            R"({"t":[1,7]})");
+}
+
 TEST(PatchTest, IncrKeepsIntegersAndCreatesMissingFields) {
   EXPECT_EQ(Patched(R"({"n":5})", R"([{"op":"incr","path":"/n","value":-7}])"), R"({"n":-2})");
   EXPECT_EQ(Patched(R"({"n":5})", R"([{"op":"incr","path":"/n","value":0.5}])"), R"({"n":5.5})");
