@@ -1,6 +1,7 @@
 #include "index/indexing_policy.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace orrery::index {
 namespace {
@@ -18,16 +19,19 @@ std::string Quote(const std::string& text) { return "'" + text + "'"; }
 
 }  // namespace
 
-bool SplitPath(std::string_view text, PathSegments& out) {
+namespace {
+
+// Splits `text` into `out`; the offset at which it stops being a path, or nullopt.
+std::optional<size_t> SplitPathFailure(std::string_view text, PathSegments& out) {
   out.clear();
   size_t i = 0;
   while (i < text.size()) {
-    if (text[i] != '/') return false;
+    if (text[i] != '/') return i;
     ++i;
     std::string segment;
     if (i < text.size() && text[i] == '"') {
       const size_t close = text.find('"', i + 1);
-      if (close == std::string_view::npos) return false;
+      if (close == std::string_view::npos) return text.size();
       segment.assign(text.substr(i + 1, close - i - 1));
       i = close + 1;
     } else {
@@ -35,10 +39,30 @@ bool SplitPath(std::string_view text, PathSegments& out) {
       segment.assign(text.substr(i, slash - i));
       i = slash;
     }
-    if (segment.empty()) return false;
+    if (segment.empty()) return i;
     out.push_back(std::move(segment));
   }
-  return true;
+  return std::nullopt;
+}
+
+// The service's answer to an included or excluded path it cannot read.
+Status PathNotAccepted(const std::string& text, size_t position) {
+  return Status::BadRequest("The indexing path '" + text +
+                            "' could not be accepted, failed near position '" +
+                            std::to_string(position) +
+                            "'. Please ensure that the path is a valid path. Common errors "
+                            "include invalid characters or absence of quotes around labels.");
+}
+
+// The root path: "/*", or "/", which the service takes for it (the index-management
+// samples of the SDKs include "/"; index-paths.md: "Default path for collection.
+// Recursive and applies to the entire document tree").
+bool IsRootPath(std::string_view text) { return text == "/*" || text == "/"; }
+
+}  // namespace
+
+bool SplitPath(std::string_view text, PathSegments& out) {
+  return !SplitPathFailure(text, out).has_value();
 }
 
 IndexingPolicy::IndexingPolicy() {
@@ -47,24 +71,22 @@ IndexingPolicy::IndexingPolicy() {
 }
 
 Status IndexingPolicy::AddPattern(const std::string& text, bool included) {
+  if (text == "/") {
+    patterns_.push_back(Pattern{{}, true, included});
+    return Status::Ok();
+  }
   PathSegments segments;
-  const std::string which = included ? "included" : "excluded";
-  if (!SplitPath(text, segments) || segments.empty()) {
-    return Status::BadRequest("The " + which + " index path " + Quote(text) +
-                              " is invalid: a path starts with '/' and ends with '/?' or '/*'.");
+  if (std::optional<size_t> failed = SplitPathFailure(text, segments)) {
+    return PathNotAccepted(text, *failed);
   }
+  if (segments.empty()) return PathNotAccepted(text, 0);
   const std::string last = segments.back();
-  if (last != "?" && last != "*") {
-    return Status::BadRequest("The " + which + " index path " + Quote(text) +
-                              " must end with '/?' (the value at the path) or '/*' (everything "
-                              "below it).");
-  }
+  if (last != "?" && last != "*") return PathNotAccepted(text, text.size());
   segments.pop_back();
+  size_t offset = 0;
   for (const std::string& segment : segments) {
-    if (segment == "*" || segment == "?") {
-      return Status::BadRequest("The " + which + " index path " + Quote(text) +
-                                " may use '*' or '?' only as its last segment.");
-    }
+    offset = text.find(segment, offset) + segment.size();
+    if (segment == "*" || segment == "?") return PathNotAccepted(text, offset);
   }
   const bool wildcard = last == "*";
   if (included && !wildcard &&
@@ -126,6 +148,17 @@ Result<IndexingPolicy> IndexingPolicy::Parse(const json::Value& policy) {
   if (mode != nullptr && mode->is_string() && mode->as_string() == "none") {
     out.mode_ = IndexingMode::kNone;
   }
+  if (const json::Value* automatic = policy.Find("automatic");
+      automatic != nullptr && !automatic->is_null()) {
+    if (!automatic->is_bool()) {
+      return Status::BadRequest("The indexing policy's automatic must be true or false.");
+    }
+    out.automatic_ = automatic->as_bool();
+  }
+  if (out.mode_ == IndexingMode::kNone && out.automatic_ && policy.Find("automatic") != nullptr) {
+    return Status::BadRequest(
+        "Indexing mode value cannot be 'none' when automatic indexing is specified as 'true'.");
+  }
   const json::Value* included = policy.Find("includedPaths");
   const json::Value* excluded = policy.Find("excludedPaths");
   size_t count = 0;
@@ -141,7 +174,7 @@ Result<IndexingPolicy> IndexingPolicy::Parse(const json::Value& policy) {
             "\"path\", such as {\"path\": \"/*\"}.");
       }
       ORRERY_RETURN_IF_ERROR(out.AddPattern(path->as_string(), is_included));
-      has_root = has_root || path->as_string() == "/*";
+      has_root = has_root || IsRootPath(path->as_string());
     }
   }
   if (count > kMaxPolicyPaths) {
@@ -150,8 +183,8 @@ Result<IndexingPolicy> IndexingPolicy::Parse(const json::Value& policy) {
   }
   if (out.mode_ == IndexingMode::kConsistent && !has_root) {
     return Status::BadRequest(
-        "The indexing policy must include or exclude the root path '/*' in includedPaths or "
-        "excludedPaths.");
+        "The special mandatory indexing path \"/\" is not provided in any of the path type "
+        "sets. Please provide this path in one of the sets.");
   }
   if (out.mode_ == IndexingMode::kNone && count > 0) {
     return Status::BadRequest(

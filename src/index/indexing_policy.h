@@ -43,6 +43,10 @@ class IndexingPolicy {
 
   IndexingMode mode() const { return mode_; }
   bool enabled() const { return mode_ == IndexingMode::kConsistent; }
+  // The policy's `automatic` (default true): whether an item written without an
+  // x-ms-indexing-directive goes into the index. With false, only items written with
+  // the directive Include do.
+  bool automatic() const { return automatic_; }
 
   // Whether the value at `path` (a scalar, or the type marker of an array or object)
   // has range-index entries. `id` and `_ts` always do, whatever the policy says.
@@ -87,6 +91,7 @@ class IndexingPolicy {
   Status ParseComposites(const json::Value& list);
 
   IndexingMode mode_ = IndexingMode::kConsistent;
+  bool automatic_ = true;
   std::vector<Pattern> patterns_;
   std::vector<PathSegments> explicit_scalar_;
   std::vector<CompositeIndex> composites_;

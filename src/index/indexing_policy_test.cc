@@ -67,6 +67,40 @@ TEST(IndexingPolicyTest, CompositeIndexesParsed) {
   EXPECT_TRUE(paths[1].descending);
 }
 
+// Microsoft's index-management samples (Python index_management.py, JS
+// IndexManagement.ts) include "/" for the whole tree; excluded, it excludes it all.
+TEST(IndexingPolicyTest, TheBareRootPathStandsForTheWholeTree) {
+  auto included = ParseText(
+      R"({"indexingMode":"consistent","includedPaths":[{"path":"/"}],
+          "excludedPaths":[{"path":"/length/*"}]})");
+  ASSERT_TRUE(included.ok()) << included.status().ToString();
+  EXPECT_TRUE(included->IsIndexed(PathSegments{"width"}));
+  EXPECT_TRUE(included->IsIndexed(PathSegments{"a", "[]", "b"}));
+  EXPECT_FALSE(included->IsIndexed(PathSegments{"length"}));
+
+  auto excluded = ParseText(
+      R"({"indexingMode":"consistent","includedPaths":[{"path":"/name/?"}],
+          "excludedPaths":[{"path":"/"}]})");
+  ASSERT_TRUE(excluded.ok()) << excluded.status().ToString();
+  EXPECT_TRUE(excluded->IsIndexed(PathSegments{"name"}));
+  EXPECT_FALSE(excluded->IsIndexed(PathSegments{"age"}));
+}
+
+TEST(IndexingPolicyTest, PathsAreRefusedInTheServicesWords) {
+  auto no_root = ParseText(R"({"includedPaths":[{"path":"/name/?"}]})");
+  ASSERT_FALSE(no_root.ok());
+  EXPECT_EQ(no_root.status().message(),
+            "The special mandatory indexing path \"/\" is not provided in any of the path type "
+            "sets. Please provide this path in one of the sets.");
+  auto no_end =
+      ParseText(R"({"includedPaths":[{"path":"/*"}],"excludedPaths":[{"path":"/expiration"}]})");
+  ASSERT_FALSE(no_end.ok());
+  EXPECT_EQ(no_end.status().message(),
+            "The indexing path '/expiration' could not be accepted, failed near position '11'. "
+            "Please ensure that the path is a valid path. Common errors include invalid "
+            "characters or absence of quotes around labels.");
+}
+
 TEST(IndexingPolicyTest, InvalidPoliciesAreRejectedWithAMessage) {
   for (
       const char* text : {
