@@ -2,8 +2,11 @@
 
 // Measurements between valid shapes (geojson.h) on the WGS-84 ellipsoid, as the
 // service's geography type computes them: distances in metres, areas in square metres.
-// Polygon edges are geodesics. A polygon whose exterior ring runs clockwise is the rest
-// of the globe (the service's left-hand rule, query-language.md §5.10).
+// Edges are great elliptic arcs measured by the service's own quadrature (README.md), not
+// geodesics. Within and intersects still take geodesic edges, which part from those arcs
+// by some 300 m midway along a 1,500 km edge. A polygon whose exterior ring runs
+// clockwise is the rest of the globe (the service's left-hand rule, query-language.md
+// §5.10).
 //
 // The implementation is the only includer of Boost.Geometry (a heavy header). Inputs
 // Boost.Geometry cannot handle give NaN (distance, area) or false.
