@@ -50,6 +50,7 @@ inline constexpr const char* kStartEpk = "x-ms-start-epk";
 inline constexpr const char* kEndEpk = "x-ms-end-epk";
 inline constexpr const char* kReadKeyType = "x-ms-read-key-type";
 inline constexpr const char* kIsUpsert = "x-ms-documentdb-is-upsert";
+inline constexpr const char* kIndexingDirective = "x-ms-indexing-directive";
 inline constexpr const char* kIsQuery = "x-ms-documentdb-isquery";
 inline constexpr const char* kIsQueryPlanRequest = "x-ms-cosmos-is-query-plan-request";
 inline constexpr const char* kEnableCrossPartition = "x-ms-documentdb-query-enablecrosspartition";

@@ -12,6 +12,7 @@
 #include "api/query_metrics.h"
 #include "api/query_plan.h"
 #include "api/response.h"
+#include "common/encoding.h"
 #include "engine/query_work.h"
 #include "engine/throughput/cost_model.h"
 #include "json/json.h"
@@ -51,7 +52,7 @@ http::Response ItemResponse(const RequestContext& ctx, const engine::Container& 
 }
 
 Result<std::shared_ptr<engine::Container>> ContainerOf(const RequestContext& ctx) {
-  return ctx.account.GetContainer(ctx.path.segments[1], ctx.path.segments[3]);
+  return OwnerContainer(ctx);
 }
 
 size_t OutputBytes(const engine::FeedPage& page) {
@@ -65,10 +66,26 @@ double MillisSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+// x-ms-indexing-directive: Include (true), Exclude (false), Default (nullopt), in any
+// case; the Python SDK sends its IndexingDirective numbers, 0 Default, 1 Exclude and
+// 2 Include.
+Result<std::optional<bool>> IndexingDirective(const RequestContext& ctx) {
+  const std::string* header = ctx.Header(headers::kIndexingDirective);
+  if (header == nullptr || EqualsIgnoreCase(*header, "Default") || *header == "0") {
+    return std::optional<bool>();
+  }
+  if (EqualsIgnoreCase(*header, "Include") || *header == "2") return std::optional<bool>(true);
+  if (EqualsIgnoreCase(*header, "Exclude") || *header == "1") return std::optional<bool>(false);
+  return Status::BadRequest("The value '" + *header + "' of the header " +
+                            headers::kIndexingDirective +
+                            " is invalid: it must be Include, Exclude or Default.");
+}
+
 HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
                         engine::WriteKind kind) {
   engine::ItemWriteRequest request;
   request.kind = kind;
+  ORRERY_ASSIGN_OR_RETURN(request.indexing_directive, IndexingDirective(ctx));
   ORRERY_ASSIGN_OR_RETURN(request.partition_key, PointPartitionKey(ctx, container));
   ORRERY_RETURN_IF_ERROR(container.AdmitRequest(request.partition_key));
   request.body = ctx.request.body;

@@ -19,6 +19,19 @@ std::optional<std::string> IdOfRid(const std::vector<json::Value>& resources,
   return std::nullopt;
 }
 
+// Replaces the item rid of `path.named` (dbs/{db}/colls/{c}/docs/{rid}) by the item's id.
+void ResolveItemRid(const engine::Account& account, RidPath& path) {
+  std::vector<std::string>& s = path.named.segments;
+  Result<std::shared_ptr<engine::Container>> container = account.GetContainer(s[1], s[3]);
+  if (!container.ok()) return;
+  Result<std::optional<std::string>> id = (*container)->ItemIdOfRid(s[5]);
+  if (id.ok() && *id) {
+    s[5] = std::move(**id);
+  } else {
+    path.item_missing = true;
+  }
+}
+
 }  // namespace
 
 std::optional<RidPath> ResolveRidPath(const engine::Account& account, const ResourcePath& path) {
@@ -31,13 +44,14 @@ std::optional<RidPath> ResolveRidPath(const engine::Account& account, const Reso
   std::optional<std::string> database = IdOfRid(account.ListDatabases(), s[1]);
   if (!database) return std::nullopt;
 
-  RidPath out{path, ""};
+  RidPath out{path, "", false};
   out.named.segments[1] = *database;
   if (s.size() >= 4 && s[2] == "colls") {
     Result<std::vector<json::Value>> containers = account.ListContainers(*database);
     if (containers.ok()) {
       if (std::optional<std::string> container = IdOfRid(*containers, s[3])) {
         out.named.segments[3] = *container;
+        if (s.size() >= 6 && s[4] == "docs") ResolveItemRid(account, out);
       }
     }
   }

@@ -1,7 +1,9 @@
 #pragma once
 
-// Rid-based resource paths: `/dbs/{dbRid}/colls/{collRid}[/...]`, which the Java and
-// .NET SDKs send for what they cache by rid (a container read, its pkranges feed).
+// Rid-based resource paths: `/dbs/{dbRid}/colls/{collRid}[/docs/{docRid}]`, which the
+// Java and .NET SDKs send for what they cache by rid (a container read, its pkranges
+// feed) and the Python SDK for an item passed as a dict (its `_self`, for read, replace,
+// patch and delete).
 // Such a path is served as its name-based twin; its signature covers the addressed
 // resource's rid in lower case instead of the name-based link (wire-protocol.md §3.1).
 
@@ -16,6 +18,9 @@ namespace orrery::api {
 struct RidPath {
   ResourcePath named;       // the same request addressed by names
   std::string signed_link;  // what the signature covers: the lowercased rid
+  // An item rid that names no item of the container (deleted since, or never one): the
+  // request is answered 404 once authenticated, whatever its verb.
+  bool item_missing = false;
 };
 
 // nullopt when `path` is name-based: its database segment names an existing database,

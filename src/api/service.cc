@@ -193,6 +193,11 @@ http::Response Service::Serve(const http::Request& request) const {
   if (!access.ok()) {
     return ErrorResponse(access.status(), activity_id, uri(), 0);
   }
+  if (rid_path && rid_path->item_missing) {
+    return ErrorResponse(
+        Status::NotFound("Entity with the specified id does not exist in the system."), activity_id,
+        uri(), 0);
+  }
   // Every numeric header, whether or not this operation reads it: a malformed one is
   // refused before anything runs or is stored.
   if (Status numbers = CheckNumericHeaders(request); !numbers.ok()) {

@@ -241,7 +241,11 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
                                        old ? 0 : 1, static_cast<int64_t>(result.bytes) - old_bytes,
                                        batch, pending));
 
-  batch.Put(write.key, EncodeItemRecord(props.etag, result.json, number));
+  // A container without an index (indexingMode none) keeps every item as indexed: a later
+  // policy with an index covers them all.
+  const index::IndexingPolicy& policy = *write_state_->write_policy;
+  result.indexed = request.indexing_directive.value_or(policy.automatic() || !policy.enabled());
+  batch.Put(write.key, EncodeItemRecord(props.etag, result.json, number, result.indexed));
   AddExpiryChanges(batch, write.epk, write.id,
                    old ? std::optional<std::string_view>(old->json) : std::nullopt, result.json);
   const std::vector<uint32_t> partitions = WritePartitionsOf(write.epk);
@@ -260,10 +264,11 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
     AddCreationChanges(batch, write.epk, write.id, old ? ItemNumberOfJson(old->json) : std::nullopt,
                        number);
   }
-  const std::vector<std::string> new_terms = IndexKeysOf(item, write.epk, write.id);
+  const std::vector<std::string> new_terms =
+      result.indexed ? IndexKeysOf(item, write.epk, write.id) : std::vector<std::string>{};
   result.index = IndexWriteOf(new_terms, partitions.size());
   const std::vector<std::string> old_terms =
-      old ? IndexKeysOf(old->json, write.epk, write.id) : std::vector<std::string>{};
+      old ? IndexKeysOf(*old, write.epk, write.id) : std::vector<std::string>{};
   AddIndexChanges(batch, old_terms, new_terms, write_state_.get());
   NoteGraphChanges(old_terms, new_terms);
   if (!old) NoteItemCountChange(partitions, +1);
@@ -346,7 +351,7 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
   }
   AddCreationChanges(batch, epk, id, ItemNumberOfJson(record->json), std::nullopt);
   AddExpiryChanges(batch, epk, id, record->json, std::nullopt);
-  const std::vector<std::string> old_terms = IndexKeysOf(record->json, epk, id);
+  const std::vector<std::string> old_terms = IndexKeysOf(*record, epk, id);
   result.index = IndexWriteOf(old_terms, partitions.size());
   AddIndexChanges(batch, old_terms, {}, write_state_.get());
   NoteGraphChanges(old_terms, {});
@@ -377,9 +382,9 @@ Result<ItemResult> Container::DeleteItem(const partition::PartitionKeyValue& key
   return result;
 }
 
-Status Container::ScanScope(
-    const ReadScope& scope, std::string_view resume_after,
-    const std::function<bool(std::string_view, std::string_view)>& visit) const {
+Status Container::ScanScope(const ReadScope& scope, std::string_view resume_after,
+                            const std::function<bool(std::string_view, std::string_view)>& visit,
+                            bool indexed_only) const {
   const uint32_t n = settings_.number;
   std::string begin, end;
   if (scope.exact_epk) {
@@ -408,6 +413,7 @@ Status Container::ScanScope(
         std::optional<ItemRecordView> record = DecodeItemRecord(value);
         if (!record) return true;  // unreadable records are skipped, never served
         if (ttl_enabled() && IsExpired(record->json)) return true;
+        if (indexed_only && !record->indexed) return true;
         return visit(key.substr(prefix), record->json);
       },
       storage::Store::ScanMode::kBulk);

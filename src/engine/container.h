@@ -84,6 +84,10 @@ struct ItemWriteRequest {
   // item that does exist this way replaces it without a word, so nothing serving clients
   // sets it.
   bool known_absent = false;
+  // x-ms-indexing-directive: Include (true) or Exclude (false); nullopt: as the indexing
+  // policy's `automatic` says. An item kept out of the index is still read by id and in
+  // feeds, but queries that filter do not find it (item_record.h).
+  std::optional<bool> indexing_directive;
 };
 
 // What a feed or query reads: an EPK range of the container, optionally one logical
@@ -416,6 +420,10 @@ class Container {
   // read in key order.
   Status EnsureCreationOrderKept();
   std::string CreationMarkerKey() const;
+  // The id of the item whose _rid is `rid` (its rid link, dbs/<rid>/colls/<rid>/docs/<rid>,
+  // addresses it as its id does), from the creation lists; nullopt when no item of this
+  // container has it (deleted since, another container's, not an item rid).
+  Result<std::optional<std::string>> ItemIdOfRid(std::string_view rid) const;
 
   // Time to live (container_ttl.cc). The background purge: reads up to `max_items`
   // entries of the expiry index that are due and deletes their items; what it read
@@ -580,15 +588,19 @@ class Container {
                                                   const PendingRecords* pending) const;
   std::string KeyFor(std::string_view epk, std::string_view id) const;
   Result<std::string> EpkOf(const partition::PartitionKeyValue& key) const;
-  Status ScanScope(
-      const ReadScope& scope, std::string_view resume_after,
-      const std::function<bool(std::string_view key, std::string_view json)>& visit) const;
+  // `indexed_only`: items kept out of the index are passed over (a query that filters).
+  Status ScanScope(const ReadScope& scope, std::string_view resume_after,
+                   const std::function<bool(std::string_view key, std::string_view json)>& visit,
+                   bool indexed_only = false) const;
 
   // Index entries of an item version (empty when the text is not an item).
   // Call with the item's stripe held: they read write_state()->write_policy.
   std::vector<std::string> IndexKeysOf(std::string_view json, std::string_view epk,
                                        std::string_view id) const;
   std::vector<std::string> IndexKeysOf(const json::Value& item, std::string_view epk,
+                                       std::string_view id) const;
+  // Those of a stored version: none for one kept out of the index (item_record.h).
+  std::vector<std::string> IndexKeysOf(const ItemRecordView& record, std::string_view epk,
                                        std::string_view id) const;
   // What a version's index entries (of IndexKeysOf, filed under `partitions` physical
   // partitions) cost to write: its terms and the vectors its vector indexes hold.

@@ -134,7 +134,8 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
       return results;
     }
     if (op.kind != BatchOperation::Kind::kRead && op.kind != BatchOperation::Kind::kDelete) {
-      pending[keys[i]] = EncodeItemRecord(outcome->etag, outcome->json, outcome->lsn);
+      pending[keys[i]] =
+          EncodeItemRecord(outcome->etag, outcome->json, outcome->lsn, outcome->indexed);
     }
     results[i].item = std::move(*outcome);
   }

@@ -1,6 +1,9 @@
 // Keeping the creation lists of creation_order.h: the order the service returns items
 // in when a query has no ORDER BY (container_query.cc reads them).
 
+#include <algorithm>
+
+#include "common/encoding.h"
 #include "engine/container.h"
 #include "engine/creation_order.h"
 #include "engine/item_record.h"
@@ -10,6 +13,13 @@ namespace orrery::engine {
 namespace {
 
 constexpr const char* kCreationMarkerPrefix = "creation-order/";
+
+// The bytes of a rid (resource_id.h: base64 with '-' for '/').
+std::optional<std::string> RidBytes(std::string_view rid) {
+  std::string text(rid);
+  std::replace(text.begin(), text.end(), '-', '/');
+  return Base64Decode(text);
+}
 
 }  // namespace
 
@@ -63,6 +73,25 @@ Status Container::EnsureCreationOrderKept() {
   ORRERY_RETURN_IF_ERROR(store_.WriteSynced(batch));
   write_state_->creation_order_kept.store(true);
   return Status::Ok();
+}
+
+Result<std::optional<std::string>> Container::ItemIdOfRid(std::string_view rid) const {
+  // An item rid is its container's rid and 8 bytes more (resource_id.h).
+  const std::optional<std::string> bytes = RidBytes(rid);
+  const std::optional<std::string> container = RidBytes(settings_.rid);
+  const std::optional<uint64_t> number = ItemNumberOfRid(rid);
+  if (!bytes || !container || !number || !bytes->starts_with(*container)) {
+    return std::optional<std::string>();
+  }
+  for (const PhysicalPartition& partition : settings_.partitions.partitions()) {
+    ORRERY_ASSIGN_OR_RETURN(std::optional<std::string> suffix,
+                            store_.Get(CreationKey(settings_.number, partition.number, *number)));
+    if (!suffix) continue;
+    const size_t end_of_epk = suffix->find('\0');
+    if (end_of_epk == std::string::npos) continue;
+    return std::optional<std::string>(suffix->substr(end_of_epk + 1));
+  }
+  return std::optional<std::string>();
 }
 
 }  // namespace orrery::engine

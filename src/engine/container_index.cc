@@ -62,6 +62,12 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
   return keys;
 }
 
+std::vector<std::string> Container::IndexKeysOf(const ItemRecordView& record, std::string_view epk,
+                                                std::string_view id) const {
+  if (!record.indexed) return {};
+  return IndexKeysOf(record.json, epk, id);
+}
+
 std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::string_view epk,
                                                 std::string_view id) const {
   if (!write_state_->write_policy->enabled()) return {};
@@ -193,7 +199,7 @@ bool Container::WaitForSpareThroughput(std::string_view epk, std::string_view id
   {
     std::shared_lock split_lock = EnterWrite();
     charge = throughput::kWritePerIndexTermCharge *
-             static_cast<double>(IndexKeysOf(record->json, epk, id).size());
+             static_cast<double>(IndexKeysOf(*record, epk, id).size());
   }
   const uint32_t partition = settings_.partitions.Owner(epk).number;
   while (!state.throughput.TakeSpare(partition, charge, std::chrono::steady_clock::now())) {
@@ -258,7 +264,7 @@ Status Container::RebuildIndex(uint64_t generation) const {
         // From the item's current version, so no entry of a stale version survives.
         [&](std::string_view epk, std::string_view id, const ItemRecordView& record) {
           storage::WriteBatch batch;
-          AddIndexChanges(batch, {}, IndexKeysOf(record.json, epk, id));
+          AddIndexChanges(batch, {}, IndexKeysOf(record, epk, id));
           if (!write_if_current(batch)) {
             if (out_of_room()) {
               stalled_at = KeyFor(epk, id);

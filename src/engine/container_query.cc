@@ -202,7 +202,9 @@ Result<std::optional<std::string>> Container::LoadItem(QueryRun& run,
   run.page.document_load_ms += MillisSince(start);
   if (!stored) return std::optional<std::string>();  // deleted since the entry was read
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
-  if (!record || IsExpired(record->json)) return std::optional<std::string>();
+  if (!record || IsExpired(record->json) || (!record->indexed && run.skips_unindexed())) {
+    return std::optional<std::string>();
+  }
   run.page.loaded_bytes += record->json.size();
   ++run.page.loaded_count;
   return std::optional<std::string>(std::string(record->json));
@@ -223,7 +225,9 @@ Result<std::vector<std::optional<std::string>>> Container::LoadItems(
   for (size_t i = 0; i < stored.size(); ++i) {
     if (!stored[i]) continue;  // deleted since the entry was read
     std::optional<ItemRecordView> record = DecodeItemRecord(*stored[i]);
-    if (!record || IsExpired(record->json)) continue;
+    if (!record || IsExpired(record->json) || (!record->indexed && run.skips_unindexed())) {
+      continue;
+    }
     out[i] = std::string(record->json);
   }
   return out;
@@ -587,11 +591,14 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     } else if (creation_order_kept()) {
       ORRERY_RETURN_IF_ERROR(ScanInCreationOrder(run, nullptr, evaluate_in_order));
     } else {
-      ORRERY_RETURN_IF_ERROR(ScanScope(scope, "", [&](std::string_view, std::string_view json) {
-        page.loaded_bytes += json.size();
-        ++page.loaded_count;
-        return evaluate(json);
-      }));
+      ORRERY_RETURN_IF_ERROR(ScanScope(
+          scope, "",
+          [&](std::string_view, std::string_view json) {
+            page.loaded_bytes += json.size();
+            ++page.loaded_count;
+            return evaluate(json);
+          },
+          run.skips_unindexed()));
     }
     ORRERY_RETURN_IF_ERROR(eval_status);
     ORRERY_ASSIGN_OR_RETURN(std::vector<json::Value> result, query.Finish(std::move(run.rows)));
@@ -710,28 +717,31 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
       std::vector<std::pair<uint64_t, std::string>> found;
       size_t found_bytes = 0;
       bool overflow = false;
-      ORRERY_RETURN_IF_ERROR(ScanScope(within, "", [&](std::string_view, std::string_view json) {
-        // Rows read in key order are returned only once the partition is read whole: one
-        // that takes too long is walked in creation order instead, which a page may end
-        // anywhere in when its time is up.
-        if (run.half_time_spent()) {
-          overflow = true;
-          return false;
-        }
-        page.loaded_bytes += json.size();
-        ++page.loaded_count;
-        run.rows.clear();
-        run.budget = query::RowBudget();
-        if (!evaluate(json)) return false;
-        if (run.rows.empty()) return true;
-        const uint64_t number = ItemNumberOfJson(json).value_or(0);
-        for (const query::Row& row : run.rows) {
-          found.emplace_back(number, json::Write(row.value));
-          found_bytes += found.back().second.size();
-        }
-        overflow = found.size() > room || page.document_bytes + found_bytes > kMaxPageBytes;
-        return !overflow;
-      }));
+      ORRERY_RETURN_IF_ERROR(ScanScope(
+          within, "",
+          [&](std::string_view, std::string_view json) {
+            // Rows read in key order are returned only once the partition is read whole: one
+            // that takes too long is walked in creation order instead, which a page may end
+            // anywhere in when its time is up.
+            if (run.half_time_spent()) {
+              overflow = true;
+              return false;
+            }
+            page.loaded_bytes += json.size();
+            ++page.loaded_count;
+            run.rows.clear();
+            run.budget = query::RowBudget();
+            if (!evaluate(json)) return false;
+            if (run.rows.empty()) return true;
+            const uint64_t number = ItemNumberOfJson(json).value_or(0);
+            for (const query::Row& row : run.rows) {
+              found.emplace_back(number, json::Write(row.value));
+              found_bytes += found.back().second.size();
+            }
+            overflow = found.size() > room || page.document_bytes + found_bytes > kMaxPageBytes;
+            return !overflow;
+          },
+          run.skips_unindexed()));
       ORRERY_RETURN_IF_ERROR(eval_status);
       if (overflow) {
         // Read again by the walk: charge each item once.
@@ -754,12 +764,14 @@ Result<FeedPage> Container::Query(const query::CompiledQuery& query,
     };
     ORRERY_RETURN_IF_ERROR(ScanInCreationOrder(run, from, visit_in_order, nullptr, &whole));
   } else {
-    ORRERY_RETURN_IF_ERROR(
-        ScanScope(scope, token.key_suffix, [&](std::string_view key, std::string_view json) {
+    ORRERY_RETURN_IF_ERROR(ScanScope(
+        scope, token.key_suffix,
+        [&](std::string_view key, std::string_view json) {
           page.loaded_bytes += json.size();
           ++page.loaded_count;
           return visit(key, json);
-        }));
+        },
+        run.skips_unindexed()));
   }
   ORRERY_RETURN_IF_ERROR(eval_status);
   if (more && !done(emitted)) {

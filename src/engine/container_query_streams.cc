@@ -230,13 +230,16 @@ Status Container::VisitInIndexOrder(QueryRun& run, const PhysicalPartition& part
         }
         if (!descending && past_partition) return Status::Ok();
         const std::string& from = descending ? std::string() : scan_from;
-        return ScanScope(within, from, [&](std::string_view key, std::string_view json) {
-          run.page.loaded_bytes += json.size();
-          ++run.page.loaded_count;
-          Result<json::Value> doc = ParseForQuery(run.query, json);
-          if (!doc.ok() || EncodedValueAt(*computed_, *doc, path) != undefined) return true;
-          return each(key, *doc);
-        });
+        return ScanScope(
+            within, from,
+            [&](std::string_view key, std::string_view json) {
+              run.page.loaded_bytes += json.size();
+              ++run.page.loaded_count;
+              Result<json::Value> doc = ParseForQuery(run.query, json);
+              if (!doc.ok() || EncodedValueAt(*computed_, *doc, path) != undefined) return true;
+              return each(key, *doc);
+            },
+            run.skips_unindexed());
       };
   const std::string prefix = index::PathPrefix(settings_.number, partition.number, path);
   const bool elements = query::ThroughArrayElements(path);

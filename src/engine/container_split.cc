@@ -72,7 +72,7 @@ Status Container::CopyForSplit(uint32_t parent) const {
                     storage::keys::ItemSuffix(epk, id));
         }
         // IndexKeysOf files under the parent and the child: the parent's are there.
-        for (std::string& entry : IndexKeysOf(record.json, epk, id)) {
+        for (std::string& entry : IndexKeysOf(record, epk, id)) {
           if (index::PartitionOf(entry) == child) batch.Put(entry, "");
         }
       });

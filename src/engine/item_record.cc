@@ -2,10 +2,11 @@
 
 namespace orrery::engine {
 
-std::string EncodeItemRecord(std::string_view etag, std::string_view json, uint64_t lsn) {
+std::string EncodeItemRecord(std::string_view etag, std::string_view json, uint64_t lsn,
+                             bool indexed) {
   std::string record;
   record.reserve(10 + etag.size() + json.size());
-  record += kItemFormatV2;
+  record += indexed ? kItemFormatV2 : kItemFormatV2Unindexed;
   for (int shift = 56; shift >= 0; shift -= 8) record += static_cast<char>((lsn >> shift) & 0xFF);
   record += static_cast<char>(etag.size());
   record += etag;
@@ -19,7 +20,8 @@ std::optional<ItemRecordView> DecodeItemRecord(std::string_view record) {
   uint64_t lsn = 0;
   if (record[0] == kItemFormatV1) {
     header = 1;
-  } else if (record[0] == kItemFormatV2 && record.size() >= 9) {
+  } else if ((record[0] == kItemFormatV2 || record[0] == kItemFormatV2Unindexed) &&
+             record.size() >= 9) {
     for (size_t i = 1; i <= 8; ++i) lsn = (lsn << 8) | static_cast<unsigned char>(record[i]);
     header = 9;
   } else {
@@ -29,7 +31,7 @@ std::optional<ItemRecordView> DecodeItemRecord(std::string_view record) {
   const size_t etag_size = static_cast<unsigned char>(record[header]);
   if (record.size() < header + 1 + etag_size) return std::nullopt;
   return ItemRecordView{record.substr(header + 1, etag_size), record.substr(header + 1 + etag_size),
-                        lsn};
+                        lsn, record[0] != kItemFormatV2Unindexed};
 }
 
 std::optional<std::string_view> StoredItemRid(std::string_view json) {

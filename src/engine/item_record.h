@@ -7,7 +7,10 @@
 //   bytes 10..  the etag (quoted, as returned), then the item's JSON exactly as
 //               returned to clients, system properties included.
 // Format V1 (written before the change feed) has no LSN: bytes 1 and 2.. are the etag
-// length and etag. Both are read; only V2 is written.
+// length and etag. Format V2U is V2 for an item kept out of the index (written with
+// x-ms-indexing-directive: Exclude, or under a policy with automatic: false): it has no
+// index entries, and queries that filter find it only by id. All are read; V2 and V2U
+// are written.
 // So a point read is one RocksDB get and a slice; If-None-Match needs no parsing.
 
 #include <cstdint>
@@ -19,13 +22,16 @@ namespace orrery::engine {
 
 inline constexpr char kItemFormatV1 = '\x01';
 inline constexpr char kItemFormatV2 = '\x02';
+inline constexpr char kItemFormatV2Unindexed = '\x03';
 
-std::string EncodeItemRecord(std::string_view etag, std::string_view json, uint64_t lsn);
+std::string EncodeItemRecord(std::string_view etag, std::string_view json, uint64_t lsn,
+                             bool indexed = true);
 
 struct ItemRecordView {
   std::string_view etag;
   std::string_view json;
   uint64_t lsn = 0;  // 0 for V1 records
+  bool indexed = true;
 };
 // Views into `record`; nullopt when the record is malformed.
 std::optional<ItemRecordView> DecodeItemRecord(std::string_view record);

@@ -12,6 +12,18 @@ TEST(ItemRecordTest, RoundTripsEtagJsonAndLsn) {
   EXPECT_EQ(view->etag, "\"e1\"");
   EXPECT_EQ(view->json, R"({"id":"a"})");
   EXPECT_EQ(view->lsn, 0x0102030405060708ULL);
+  EXPECT_TRUE(view->indexed);
+}
+
+TEST(ItemRecordTest, KeepsWhetherTheItemIsInTheIndex) {
+  const std::string record = EncodeItemRecord("\"e1\"", R"({"id":"a"})", 7, false);
+  EXPECT_EQ(record[0], kItemFormatV2Unindexed);
+  std::optional<ItemRecordView> view = DecodeItemRecord(record);
+  ASSERT_TRUE(view.has_value());
+  EXPECT_FALSE(view->indexed);
+  EXPECT_EQ(view->etag, "\"e1\"");
+  EXPECT_EQ(view->json, R"({"id":"a"})");
+  EXPECT_EQ(view->lsn, 7u);
 }
 
 TEST(ItemRecordTest, ReadsRecordsWrittenBeforeTheChangeFeed) {

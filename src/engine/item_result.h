@@ -18,6 +18,7 @@ struct ItemResult {
   throughput::IndexWrite index;  // what the version written (or deleted) indexes
   std::string pkrange_id;        // owner partition, for session tokens
   uint64_t lsn = 0;
+  bool indexed = true;  // a write: whether the version written is in the index
 };
 
 }  // namespace orrery::engine

@@ -30,6 +30,8 @@ struct Container::QueryRun {
   // token: the page ended among that position's rows).
   bool resume_at_position = false;
 
+  // Whether items kept out of the index are passed over (query::AccessShape).
+  bool skips_unindexed() const { return !query.access_shape().reaches_unindexed_items; }
   bool out_of_time() const { return std::chrono::steady_clock::now() > deadline; }
   // Whether half the page's time is spent: work that gives nothing back unless it runs
   // to its end gives up here, leaving the rest of the time to work that can stop anywhere.

@@ -86,6 +86,12 @@ struct AccessShape {
   // values come in the key's direction (`grouped_descending`).
   std::optional<DocumentPath> grouped_by;
   bool grouped_descending = false;
+  // Whether items kept out of the index (x-ms-indexing-directive: Exclude, or a policy
+  // with automatic: false) belong in the result: they are reached "through their
+  // self-links or through the queries by using the ID of the item" (the service's
+  // indexing-policy docs), so only by a query over one source whose WHERE reads no
+  // path but the id, without ORDER BY.
+  bool reaches_unindexed_items = false;
 };
 
 }  // namespace orrery::query

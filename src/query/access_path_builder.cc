@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "query/constant_args.h"
+#include "query/field_usage.h"
 #include "query/spatial_access.h"
 
 namespace orrery::query {
@@ -24,6 +25,7 @@ class ShapeBuilder {
 
   AccessShape Build() {
     AccessShape shape;
+    shape.reaches_unindexed_items = FiltersOnlyById(bound_);
     if (item_slot_ < 0) return shape;
     if (query_.where) AddConjuncts(*query_.where, shape.predicates);
     if (std::optional<PathPredicate> ranked = RankedFullTextPredicate()) {

@@ -16,6 +16,7 @@ class MemberCollector {
 
   void Add(std::string name) { members_.push_back(std::move(name)); }
   void NeedWholeItem() { whole_item_ = true; }
+  void WalkExpression(const ast::Expr* expr) { Walk(expr); }
 
   void WalkQuery(const ast::Query& q, bool top_level) {
     if (whole_item_) return;
@@ -123,6 +124,21 @@ std::optional<std::vector<std::string>> ItemMembersUsed(const BoundQuery& bound)
   std::sort(members.begin(), members.end());
   members.erase(std::unique(members.begin(), members.end()), members.end());
   return members;
+}
+
+bool FiltersOnlyById(const BoundQuery& bound) {
+  const ast::Query& q = *bound.query;
+  if (q.from.size() != 1 || q.from[0].kind != ast::SourceKind::kCollection ||
+      q.from[0].collection->kind != ast::ExprKind::kIdentifier || !q.order_by.empty()) {
+    return false;
+  }
+  if (q.where == nullptr) return true;
+  MemberCollector collector(q.from[0].slot);
+  collector.WalkExpression(q.where.get());
+  if (collector.whole_item()) return false;
+  const std::vector<std::string> members = collector.TakeMembers();
+  return std::all_of(members.begin(), members.end(),
+                     [](const std::string& member) { return member == "id"; });
 }
 
 }  // namespace orrery::query

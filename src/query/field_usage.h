@@ -18,4 +18,8 @@ namespace orrery::query {
 // when it may read the whole item.
 std::optional<std::vector<std::string>> ItemMembersUsed(const BoundQuery& bound);
 
+// Whether the query reads one source only (no JOIN) and filters or orders by nothing of
+// an item but its `id`: no WHERE or one that reads only the id, and no ORDER BY.
+bool FiltersOnlyById(const BoundQuery& bound);
+
 }  // namespace orrery::query

@@ -63,5 +63,26 @@ TEST(ItemMembersUsedTest, TheWholeItemWhenItIsUsedAsAValue) {
   EXPECT_EQ(MembersOf("SELECT VALUE t FROM t IN (SELECT VALUE c.tags FROM c)"), std::nullopt);
 }
 
+bool ReachesUnindexed(std::string_view text) {
+  auto compiled = Compile(text, {});
+  EXPECT_TRUE(compiled.ok()) << compiled.status().ToString();
+  return (*compiled)->access_shape().reaches_unindexed_items;
+}
+
+// Items kept out of the index are found "through their self-links or through the
+// queries by using the ID of the item" (the service's indexing-policy docs).
+TEST(FiltersOnlyByIdTest, OnlyQueriesWithoutFiltersOrFilteringByIdReachUnindexedItems) {
+  EXPECT_TRUE(ReachesUnindexed("SELECT * FROM c"));
+  EXPECT_TRUE(ReachesUnindexed("SELECT VALUE COUNT(1) FROM c"));
+  EXPECT_TRUE(ReachesUnindexed("SELECT * FROM r WHERE r.id = 'doc2'"));
+  EXPECT_TRUE(ReachesUnindexed("SELECT c.orderId FROM c WHERE c.id IN ('a', 'b')"));
+  EXPECT_FALSE(ReachesUnindexed("SELECT * FROM r WHERE r.orderId = 'order2'"));
+  EXPECT_FALSE(ReachesUnindexed("SELECT * FROM r WHERE r.id = 'a' AND r.n > 1"));
+  EXPECT_FALSE(ReachesUnindexed("SELECT * FROM c ORDER BY c.id"));
+  EXPECT_FALSE(ReachesUnindexed("SELECT * FROM c WHERE IS_DEFINED(c)"));
+  EXPECT_FALSE(ReachesUnindexed("SELECT t FROM c JOIN t IN c.tags"));
+  EXPECT_FALSE(ReachesUnindexed("SELECT VALUE x FROM x IN c.list"));
+}
+
 }  // namespace
 }  // namespace orrery::query
