@@ -22,6 +22,9 @@ HandlerResult HandleContainer(const RequestContext& ctx);  // GET, PUT, DELETE
 HandlerResult HandleItemFeed(const RequestContext& ctx);  // POST create/upsert/query; GET feed
 HandlerResult HandleItem(const RequestContext& ctx);      // GET, PUT, DELETE
 
+// POST /dbs/{db}/colls/{c}/operations/partitionkeydelete
+HandlerResult HandlePartitionKeyDelete(const RequestContext& ctx);
+
 // /dbs/{db}/colls/{c}/pkranges
 HandlerResult HandlePartitionKeyRanges(const RequestContext& ctx);
 

@@ -9,6 +9,7 @@ inline constexpr const char* kAuthorization = "authorization";
 inline constexpr const char* kDate = "date";
 inline constexpr const char* kMsDate = "x-ms-date";
 inline constexpr const char* kHost = "host";
+inline constexpr const char* kVersion = "x-ms-version";
 inline constexpr const char* kConsistencyLevel = "x-ms-consistency-level";
 inline constexpr const char* kSupportedQueryFeatures = "x-ms-cosmos-supported-query-features";
 inline constexpr const char* kContentType = "content-type";

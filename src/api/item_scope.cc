@@ -7,6 +7,12 @@ namespace orrery::api {
 Result<partition::PartitionKeyValue> PointPartitionKey(const RequestContext& ctx,
                                                        const engine::Container& container) {
   const std::string* header = ctx.Header(headers::kPartitionKey);
+  // A systemKey (non-partitioned) container takes a point operation without the header
+  // as one on its items without a key, [], as the service took those of clients of
+  // before partition keys (and the Go SDK sends its empty PartitionKey so).
+  if (header == nullptr && container.settings().partition_key.system_key) {
+    return partition::PartitionKeyValue();
+  }
   if (header == nullptr) {
     return Status::BadRequest(
         "PartitionKey value must be supplied for this operation: send the "
@@ -24,7 +30,7 @@ Result<ItemScope> ResolveItemScope(const RequestContext& ctx, const engine::Cont
                             partition::ParseHeader(*header, settings.partition_key,
                                                    settings.partition_key.is_hierarchical()));
     std::string epk = partition::EffectivePartitionKey(settings.partition_key, key);
-    if (key.size() == settings.partition_key.paths.size()) {
+    if (partition::IsFullKey(settings.partition_key, key)) {
       out.scope.exact_epk = epk;
       out.scope.range = engine::EpkRange{epk, epk + "\x01"};
     } else {

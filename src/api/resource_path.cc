@@ -27,6 +27,11 @@ bool QuestionMarkIsInItemId(std::string_view target, size_t question) {
 
 }  // namespace
 
+bool IsContainerOperation(const ResourcePath& path) {
+  const auto& s = path.segments;
+  return s.size() == 6 && s[0] == "dbs" && s[2] == "colls" && s[4] == "operations";
+}
+
 Result<ResourcePath> ParseResourcePath(std::string_view target) {
   size_t question = target.find('?');
   std::string_view path =
@@ -75,6 +80,12 @@ Result<ResourcePath> ParseResourcePath(std::string_view target) {
   out.is_feed = s.size() % 2 == 1;
   out.resource_type = out.is_feed ? s.back() : s[s.size() - 2];
   size_t link_segments = out.is_feed ? s.size() - 1 : s.size();
+  // An operation on a container (dbs/{db}/colls/{c}/operations/partitionkeydelete) is
+  // signed as the container itself: type colls, the container's link.
+  if (IsContainerOperation(out)) {
+    out.resource_type = "colls";
+    link_segments = 4;
+  }
   for (size_t i = 0; i < link_segments; ++i) {
     if (i > 0) out.resource_link += '/';
     out.resource_link += s[i];

@@ -24,4 +24,8 @@ struct ResourcePath {
 // Errors: BadRequest for malformed percent-escapes or empty segments.
 Result<ResourcePath> ParseResourcePath(std::string_view target);
 
+// dbs/{db}/colls/{c}/operations/{name}: an operation on the container (the service's
+// partition-key delete), signed as the container.
+bool IsContainerOperation(const ResourcePath& path);
+
 }  // namespace orrery::api

@@ -56,8 +56,10 @@ std::optional<RidPath> ResolveRidPath(const engine::Account& account, const Reso
     }
   }
   // The link as names, for the handlers; the signature's link is the rid of the last
-  // resource the path addresses (of a feed: its parent).
-  const size_t link_segments = path.is_feed ? s.size() - 1 : s.size();
+  // resource the path addresses (of a feed: its parent; of an operation: its container).
+  const size_t link_segments = IsContainerOperation(path) ? 4
+                               : path.is_feed             ? s.size() - 1
+                                                          : s.size();
   out.named.resource_link.clear();
   for (size_t i = 0; i < link_segments; ++i) {
     if (i > 0) out.named.resource_link += '/';

@@ -269,6 +269,9 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
       return UnknownPath(path, request);
     case 6:
       if (s[2] == "colls" && s[4] == "docs") return HandleItem(ctx);
+      if (IsContainerOperation(path) && s[5] == "partitionkeydelete") {
+        return HandlePartitionKeyDelete(ctx);
+      }
       return UnknownPath(path, request);
     default:
       return UnknownPath(path, request);

@@ -59,7 +59,38 @@ class ServiceHeaderChecksTest : public ::testing::Test {
     return request;
   }
 
+  // A request signed over the given resource type and link (rid-based paths sign the
+  // rid; operations their container).
+  static http::Request SignedAs(std::string method, std::string target, std::string type,
+                                std::string link, std::vector<http::Header> extra = {},
+                                std::string body = "") {
+    const std::string date = Rfc1123Now();
+    http::Request request;
+    request.headers = {
+        {"x-ms-date", date},
+        {"authorization",
+         MasterKeyAuthorization(kEmulatorMasterKey, SignaturePayload(method, type, link, date))}};
+    request.headers.insert(request.headers.end(), extra.begin(), extra.end());
+    request.method = std::move(method);
+    request.target = std::move(target);
+    request.body = std::move(body);
+    return request;
+  }
+
   http::Response Handle(const http::Request& request) { return service_->Handle(request); }
+
+  static json::Value Body(const http::Response& response) {
+    Result<json::Value> body = json::Parse(response.body);
+    EXPECT_TRUE(body.ok()) << response.body;
+    return body.ok() ? *body : json::Value();
+  }
+
+  static std::string HeaderOf(const http::Response& response, std::string_view name) {
+    for (const auto& h : response.headers) {
+      if (h.name == name) return h.value;
+    }
+    return "";
+  }
 
   bool ItemExists(const std::string& id, const std::string& pk) {
     return Handle(Signed("GET", "/dbs/db/colls/c/docs/" + id, "",
@@ -233,19 +264,8 @@ TEST_F(ServiceHeaderChecksTest, RidBasedContainerAndPartitionKeyRangeReads) {
   ASSERT_EQ(bytes->size(), 8u);
   EXPECT_NE(static_cast<unsigned char>((*bytes)[4]) & 0x80, 0) << rid;
 
-  auto signed_as = [](std::string method, std::string target, std::string type, std::string link) {
-    const std::string date = Rfc1123Now();
-    http::Request request;
-    request.headers = {
-        {"x-ms-date", date},
-        {"authorization",
-         MasterKeyAuthorization(kEmulatorMasterKey, SignaturePayload(method, type, link, date))}};
-    request.method = std::move(method);
-    request.target = std::move(target);
-    return request;
-  };
   const std::string lower = LowerAscii(rid);
-  const http::Response by_rid = Handle(signed_as("GET", "/" + self, "colls", lower));
+  const http::Response by_rid = Handle(SignedAs("GET", "/" + self, "colls", lower));
   EXPECT_EQ(by_rid.status, 200) << by_rid.body;
   EXPECT_EQ(json::Parse(by_rid.body)->Find("id")->as_string(), "c");
   // The owner's name-based path, from which the Java SDK builds the container's altLink.
@@ -254,12 +274,11 @@ TEST_F(ServiceHeaderChecksTest, RidBasedContainerAndPartitionKeyRangeReads) {
     if (h.name == "x-ms-alt-content-path") owner = h.value;
   }
   EXPECT_EQ(owner, "dbs/db");
-  const http::Response ranges =
-      Handle(signed_as("GET", "/" + self + "pkranges", "pkranges", lower));
+  const http::Response ranges = Handle(SignedAs("GET", "/" + self + "pkranges", "pkranges", lower));
   EXPECT_EQ(ranges.status, 200) << ranges.body;
   EXPECT_NE(ranges.body.find("PartitionKeyRanges"), std::string::npos);
   // Signed with the names' link instead: the signature does not cover this request.
-  EXPECT_EQ(Handle(signed_as("GET", "/" + self, "colls", "dbs/db/colls/c")).status, 401);
+  EXPECT_EQ(Handle(SignedAs("GET", "/" + self, "colls", "dbs/db/colls/c")).status, 401);
 }
 
 // A feed request that reads one range gets that range's session token alone (the Java
@@ -292,5 +311,122 @@ TEST_F(ServiceHeaderChecksTest, AQueryOfOnePartitionGetsOneRangesSessionToken) {
   EXPECT_EQ(token_of(ranged).rfind("1:", 0), 0u) << token_of(ranged);
   EXPECT_EQ(token_of(ranged).find(','), std::string::npos) << token_of(ranged);
 }
+
+// An item by its _self link (the Python SDK's read, replace, patch and delete of an item
+// passed as a dict), signed with the item's rid in lower case, for every verb.
+TEST_F(ServiceHeaderChecksTest, ItemsByTheirRidLinks) {
+  const http::Response created = Handle(Signed("POST", "/dbs/db/colls/c/docs", kItem, {kItemKey}));
+  ASSERT_EQ(created.status, 201);
+  const std::string self = Body(created).Find("_self")->as_string();
+  const std::string rid = LowerAscii(Body(created).Find("_rid")->as_string());
+  const http::Response read = Handle(SignedAs("GET", "/" + self, "docs", rid, {kItemKey}));
+  EXPECT_EQ(read.status, 200) << read.body;
+  EXPECT_EQ(Body(read).Find("id")->as_string(), "a");
+  const http::Response replaced =
+      Handle(SignedAs("PUT", "/" + self, "docs", rid, {kItemKey}, R"({"id":"a","pk":"p","n":2})"));
+  EXPECT_EQ(replaced.status, 200) << replaced.body;
+  EXPECT_EQ(Body(replaced).Find("n")->as_int(), 2);
+  EXPECT_EQ(Handle(SignedAs("PATCH", "/" + self, "docs", rid, {kItemKey},
+                            R"({"operations":[{"op":"incr","path":"/n","value":1}]})"))
+                .status,
+            200);
+  EXPECT_EQ(Handle(SignedAs("DELETE", "/" + self, "docs", rid, {kItemKey})).status, 204);
+  // The rid names nothing now, whatever the verb.
+  EXPECT_EQ(Handle(SignedAs("GET", "/" + self, "docs", rid, {kItemKey})).status, 404);
+  EXPECT_EQ(Handle(SignedAs("PUT", "/" + self, "docs", rid, {kItemKey}, kItem)).status, 404);
+  EXPECT_FALSE(ItemExists("a", "p"));
+  // Signed over the names instead: not this request's signature.
+  ASSERT_EQ(Handle(Signed("POST", "/dbs/db/colls/c/docs", kItem, {kItemKey})).status, 201);
+  EXPECT_EQ(Handle(SignedAs("GET", "/" + self, "docs", "dbs/db/colls/c/docs/a", {kItemKey})).status,
+            401);
+}
+
+// A container created without a partition key by a client of before 2018-12-31 is
+// non-partitioned: newer clients see the system key, and every SDK's "no value" ([],
+// [{}], [null], or no header at all) addresses its items without one.
+TEST_F(ServiceHeaderChecksTest, NonPartitionedContainersOfOlderVersions) {
+  const http::Header old_version{"x-ms-version", "2018-06-18"};
+  const http::Header new_version{"x-ms-version", "2020-07-15"};
+  ExpectBadRequest(Handle(Signed("POST", "/dbs/db/colls", R"({"id":"legacy"})", {new_version})),
+                   "A Partition key definition is not specified in the request.");
+  const http::Response created =
+      Handle(Signed("POST", "/dbs/db/colls", R"({"id":"legacy"})", {old_version}));
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(Body(created).Find("partitionKey"), nullptr);
+  const http::Response read = Handle(Signed("GET", "/dbs/db/colls/legacy", "", {new_version}));
+  ASSERT_EQ(read.status, 200);
+  EXPECT_EQ(json::Write(*Body(read).Find("partitionKey")),
+            R"({"paths":["/_partitionKey"],"kind":"Hash","systemKey":true})");
+
+  const std::string docs = "/dbs/db/colls/legacy/docs";
+  const http::Response old_item =
+      Handle(Signed("POST", docs, R"({"id":"old"})", {{"x-ms-documentdb-partitionkey", "[]"}}));
+  EXPECT_EQ(old_item.status, 201) << old_item.body;
+  EXPECT_EQ(Handle(Signed("POST", docs, R"({"id":"keyed","_partitionKey":"k"})",
+                          {{"x-ms-documentdb-partitionkey", R"(["k"])"}}))
+                .status,
+            201);
+  for (const char* none : {"[]", "[{}]", "[null]"}) {
+    EXPECT_EQ(
+        Handle(Signed("GET", docs + "/old", "", {{"x-ms-documentdb-partitionkey", none}})).status,
+        200)
+        << none;
+  }
+  EXPECT_EQ(Handle(Signed("GET", docs + "/old")).status, 200);
+  EXPECT_EQ(
+      Handle(Signed("GET", docs + "/keyed", "", {{"x-ms-documentdb-partitionkey", "[]"}})).status,
+      404);
+  const http::Response none_only = Handle(SignedAs("POST", docs, "docs", "dbs/db/colls/legacy",
+                                                   {{"x-ms-documentdb-isquery", "true"},
+                                                    {"content-type", "application/query+json"},
+                                                    {"x-ms-documentdb-partitionkey", "[]"}},
+                                                   R"({"query":"SELECT VALUE c.id FROM c"})"));
+  ASSERT_EQ(none_only.status, 200) << none_only.body;
+  EXPECT_EQ(json::Write(*Body(none_only).Find("Documents")), R"(["old"])");
+  // A replace through an SDK that drops systemKey (Go's) keeps the key.
+  json::Value replace = Body(read);
+  json::Value pk = *replace.Find("partitionKey");
+  pk.Remove("systemKey");
+  replace.Set("partitionKey", pk);
+  const http::Response replaced =
+      Handle(Signed("PUT", "/dbs/db/colls/legacy", json::Write(replace), {new_version}));
+  EXPECT_EQ(replaced.status, 200) << replaced.body;
+  EXPECT_EQ(json::Write(*Body(replaced).Find("partitionKey")),
+            R"({"paths":["/_partitionKey"],"kind":"Hash","systemKey":true})");
+}
+
+// POST .../operations/partitionkeydelete, signed as the container (type colls, its link):
+// the items of the key are gone at once, the others stay.
+TEST_F(ServiceHeaderChecksTest, DeletingTheItemsOfAPartitionKey) {
+  ASSERT_EQ(Handle(Signed("POST", "/dbs/db/colls/c/docs", kItem, {kItemKey})).status, 201);
+  ASSERT_EQ(Handle(Signed("POST", "/dbs/db/colls/c/docs", R"({"id":"b","pk":"q"})",
+                          {{"x-ms-documentdb-partitionkey", R"(["q"])"}}))
+                .status,
+            201);
+  const std::string target = "/dbs/db/colls/c/operations/partitionkeydelete";
+  // Signed over the operation's own path: not how the SDKs sign it.
+  EXPECT_EQ(Handle(SignedAs("POST", target, "operations",
+                            "dbs/db/colls/c/operations/partitionkeydelete", {kItemKey}))
+                .status,
+            401);
+  EXPECT_TRUE(ItemExists("a", "p"));
+  const http::Response deleted =
+      Handle(SignedAs("POST", target, "colls", "dbs/db/colls/c", {kItemKey}));
+  EXPECT_EQ(deleted.status, 200) << deleted.body;
+  EXPECT_TRUE(deleted.body.empty());
+  EXPECT_FALSE(ItemExists("a", "p"));
+  EXPECT_TRUE(ItemExists("b", "q"));
+  // Without a key: the service's 400/1001.
+  const http::Response no_key = Handle(SignedAs("POST", target, "colls", "dbs/db/colls/c"));
+  EXPECT_EQ(no_key.status, 400);
+  EXPECT_EQ(HeaderOf(no_key, "x-ms-substatus"), "1001");
+  // Of a container that does not exist: the owner is missing.
+  const http::Response missing =
+      Handle(SignedAs("POST", "/dbs/db/colls/none/operations/partitionkeydelete", "colls",
+                      "dbs/db/colls/none", {kItemKey}));
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(HeaderOf(missing, "x-ms-substatus"), "1003");
+}
+
 }  // namespace
 }  // namespace orrery::api

@@ -233,6 +233,7 @@ Status Account::Load() {
     if (!store_->ReadOnly()) ORRERY_RETURN_IF_ERROR(container->EnsureSizesCounted());
     ORRERY_RETURN_IF_ERROR(container->EnsureCreationOrderKept());
     ORRERY_RETURN_IF_ERROR(container->EnsureExpiryIndexKept());
+    ORRERY_RETURN_IF_ERROR(container->LoadPartitionDeletes());
     // A policy change whose rebuild did not finish before the last stop (or data
     // written before the range index existed): rebuild now.
     ORRERY_ASSIGN_OR_RETURN(bool index_current, container->IndexIsCurrent());
@@ -547,6 +548,12 @@ Result<json::Value> Account::ReplaceContainer(std::string_view database_id, std:
   const json::Value* current_etag = current.resource.Find("_etag");
   if (if_match && *if_match != "*" && current_etag->as_string() != *if_match) {
     return Status::PreconditionFailed(kPreconditionFailed);
+  }
+  // The Go SDK's PartitionKeyDefinition has no systemKey, so a replace through it drops
+  // the member: a systemKey container keeps its key.
+  if (current.partition_key.system_key && !definition.partition_key.system_key) {
+    definition.partition_key.system_key = true;
+    definition.body.Set("partitionKey", partition::DefinitionToJson(definition.partition_key));
   }
   if (!(partition::DefinitionToJson(definition.partition_key) ==
         partition::DefinitionToJson(current.partition_key))) {

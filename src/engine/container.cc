@@ -142,7 +142,7 @@ std::string Container::KeyFor(std::string_view epk, std::string_view id) const {
 }
 
 Result<std::string> Container::EpkOf(const partition::PartitionKeyValue& key) const {
-  if (key.size() != settings_.partition_key.paths.size()) {
+  if (!partition::IsFullKey(settings_.partition_key, key)) {
     return Status::BadRequest(
         "Partition key provided either doesn't correspond to definition in the collection or "
         "doesn't match partition key field values specified in the document.",
@@ -191,7 +191,7 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
   }
   // An expired version is gone for the writer too; its index and unique-key entries
   // are still replaced below.
-  const bool alive = old && !IsExpired(old->json);
+  const bool alive = old && !IsGone(write.epk, *old);
   switch (request.kind) {
     case WriteKind::kCreate:
       if (alive) return Status::Conflict(kConflict);
@@ -304,7 +304,7 @@ Result<Container::ReadResult> Container::ReadItem(
   }
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
   if (!record) return Status::Corruption("stored item record is malformed");
-  if (IsExpired(record->json)) return Status::NotFound(kNotFound);
+  if (IsGone(epk, *record)) return Status::NotFound(kNotFound);
   ReadResult out;
   out.item.etag = std::string(record->etag);
   out.item.bytes = record->json.size();
@@ -326,13 +326,13 @@ Result<ItemResult> Container::AddDeleteToBatch(std::string_view epk, std::string
                                                const std::optional<std::string>& stored,
                                                std::optional<std::string_view> if_match,
                                                storage::WriteBatch& batch, PendingRecords* pending,
-                                               bool allow_expired) {
+                                               bool allow_gone) {
   if (!stored) {
     return Status::NotFound(kNotFound);
   }
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
   if (!record) return Status::Corruption("stored item record is malformed");
-  if (!allow_expired && IsExpired(record->json)) return Status::NotFound(kNotFound);
+  if (!allow_gone && IsGone(epk, *record)) return Status::NotFound(kNotFound);
   if (if_match && *if_match != "*" && *if_match != record->etag) {
     return Status::PreconditionFailed(kPreconditionFailed);
   }
@@ -412,7 +412,10 @@ Status Container::ScanScope(const ReadScope& scope, std::string_view resume_afte
       [&](std::string_view key, std::string_view value) {
         std::optional<ItemRecordView> record = DecodeItemRecord(value);
         if (!record) return true;  // unreadable records are skipped, never served
-        if (ttl_enabled() && IsExpired(record->json)) return true;
+        if (ttl_enabled() || write_state_->has_partition_deletes.load()) {
+          std::string_view epk, id;
+          if (storage::keys::ParseItem(key, epk, id) && IsGone(epk, *record)) return true;
+        }
         if (indexed_only && !record->indexed) return true;
         return visit(key.substr(prefix), record->json);
       },
@@ -466,6 +469,7 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
   batch.Delete(SizesMarkerKey());
   batch.Delete(CreationMarkerKey());
   AddExpiryIndexDropToBatch(batch);
+  AddPartitionDeletesDropToBatch(batch);
   // A rebuild or listing still running would write entries after the drop.
   StopIndexRebuild();
   StopExpiryIndexBuild();

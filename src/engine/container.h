@@ -222,6 +222,12 @@ struct ContainerWriteState {
   std::atomic<bool> expiry_writes{false};
   std::atomic<uint64_t> expiry_generation{0};
   std::mutex expiry_mutex;
+  // Partition-key deletes still running (container_partition_delete.cc), by EPK: the
+  // LSN the delete was asked at. The versions of that logical partition at or below it
+  // are gone at once for reads, queries and writes, and deleted in the background.
+  std::mutex partition_deletes_mutex;
+  std::map<std::string, uint64_t, std::less<>> partition_deletes;
+  std::atomic<bool> has_partition_deletes{false};
   // Results kept between query pages (result_cursors.h), shared by the account's
   // containers; null: none kept.
   std::shared_ptr<ResultCursors> result_cursors;
@@ -451,6 +457,17 @@ class Container {
   std::string ExpiryMarkerKey() const;
   bool ttl_enabled() const { return default_ttl_.has_value(); }
 
+  // Partition-key delete (container_partition_delete.cc): every item of the logical
+  // partition `key` that exists now is gone at once for reads, queries and writes (a new
+  // item of the same id may be created right away), and deleted in the background by
+  // PurgeDeletedPartitions on the partition's spare throughput, at most a tenth of its
+  // RU/s, as the service does. Kept across restarts (LoadPartitionDeletes, at open).
+  Status DeleteLogicalPartition(const partition::PartitionKeyValue& key);
+  Result<PurgeCount> PurgeDeletedPartitions(size_t max_items);
+  Status LoadPartitionDeletes();
+  // Whether partition-key deletes are still running (tests).
+  bool partition_deletes_running() const { return write_state_->has_partition_deletes.load(); }
+
   // Percent of the items indexed under the current policy: 100 unless a rebuild runs.
   int IndexTransformationProgress() const { return write_state_->reindex_percent.load(); }
 
@@ -519,12 +536,13 @@ class Container {
   Result<ItemResult> AddWriteToBatch(const ItemWriteRequest& request, CheckedWrite write,
                                      const std::optional<std::string>& existing,
                                      storage::WriteBatch& batch, PendingRecords* pending);
-  // `allow_expired`: the purge deletes expired items, which to everyone else are gone.
+  // `allow_gone`: the purges delete expired items and those of deleted partitions, which
+  // to everyone else are gone.
   Result<ItemResult> AddDeleteToBatch(std::string_view epk, std::string_view id,
                                       const std::optional<std::string>& stored,
                                       std::optional<std::string_view> if_match,
                                       storage::WriteBatch& batch, PendingRecords* pending,
-                                      bool allow_expired = false);
+                                      bool allow_gone = false);
   static std::optional<int64_t> ParseDefaultTtl(const json::Value& resource);
   // When an item version (its JSON) expires, in seconds since the epoch; nullopt: never.
   std::optional<int64_t> ExpiresAt(std::string_view json) const;
@@ -536,6 +554,12 @@ class Container {
   // Drops every entry of the expiry index and its marker.
   void AddExpiryIndexDropToBatch(storage::WriteBatch& batch) const;
   bool IsExpired(std::string_view json) const;
+  // Whether a stored version is gone for readers and writers: expired, or in a logical
+  // partition whose delete is running.
+  bool IsGone(std::string_view epk, const ItemRecordView& record) const;
+  bool InDeletedPartition(std::string_view epk, uint64_t lsn) const;
+  std::string PartitionDeleteKey(std::string_view epk) const;
+  void AddPartitionDeletesDropToBatch(storage::WriteBatch& batch) const;
   // Errors: BadRequest for an invalid ttl member (when the container has TTL on).
   Status ValidateItemTtl(const json::Value& item) const;
   // Checks the unique keys of a new item version against the other items of its

@@ -81,7 +81,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
     switch (op.kind) {
       case BatchOperation::Kind::kRead: {
         std::optional<ItemRecordView> record = stored ? DecodeItemRecord(*stored) : std::nullopt;
-        if (!record) {
+        if (!record || IsGone(epk, *record)) {
           outcome = Status::NotFound(kNotFound);
           break;
         }
@@ -102,7 +102,7 @@ Result<std::vector<BatchOperationResult>> Container::ExecuteBatch(
         break;
       case BatchOperation::Kind::kPatch: {
         std::optional<ItemRecordView> record = stored ? DecodeItemRecord(*stored) : std::nullopt;
-        if (!record) {
+        if (!record || IsGone(epk, *record)) {
           outcome = Status::NotFound(kNotFound);
           break;
         }

@@ -109,7 +109,9 @@ Result<Container::ChangeFeedPage> Container::ReadChangeFeed(const ReadScope& sco
           std::optional<ItemRecordView> record =
               *stored ? DecodeItemRecord(**stored) : std::nullopt;
           // Rewritten since this entry was written: its version now has a later entry.
-          if (!record || record->lsn != *lsn || IsExpired(record->json)) return true;
+          if (!record || record->lsn != *lsn || IsGone(suffix.substr(0, zero), *record)) {
+            return true;
+          }
           if (since_ts) {
             std::optional<int64_t> ts;
             static const std::vector<std::string> kTs{"_ts"};

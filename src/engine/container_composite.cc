@@ -105,7 +105,7 @@ Result<std::optional<std::string>> Container::LoadIndexedItem(std::string_view e
   page.document_load_ms += MillisSince(start);
   if (!stored) return std::optional<std::string>();  // deleted since the entry was read
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
-  if (!record || IsExpired(record->json)) return std::optional<std::string>();
+  if (!record || IsGone(epk, *record)) return std::optional<std::string>();
   page.loaded_bytes += record->json.size();
   ++page.loaded_count;
   return std::optional<std::string>(std::string(record->json));

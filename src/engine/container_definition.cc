@@ -111,10 +111,10 @@ Result<ContainerDefinition> NormalizeContainerDefinition(json::Value body) {
   ORRERY_RETURN_IF_ERROR(RefuseUnsupportedFeatures(body));
   const json::Value* pk = body.Find("partitionKey");
   if (pk == nullptr || pk->is_null()) {
-    // The SDKs always send a partition key; the service refuses new containers without.
-    return Status::BadRequest(
-        "The partition key definition is missing: a container needs a partitionKey with "
-        "1 to 3 paths.");
+    // The SDKs always send a partition key; since REST API version 2018-12-31 the
+    // service refuses new containers without (clients of older versions get a
+    // non-partitioned container: api/container_handler.cc gives it the system key).
+    return Status::BadRequest("A Partition key definition is not specified in the request.");
   }
   ContainerDefinition out;
   ORRERY_ASSIGN_OR_RETURN(out.partition_key, partition::ParseDefinition(*pk));

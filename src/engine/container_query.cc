@@ -202,7 +202,8 @@ Result<std::optional<std::string>> Container::LoadItem(QueryRun& run,
   run.page.document_load_ms += MillisSince(start);
   if (!stored) return std::optional<std::string>();  // deleted since the entry was read
   std::optional<ItemRecordView> record = DecodeItemRecord(*stored);
-  if (!record || IsExpired(record->json) || (!record->indexed && run.skips_unindexed())) {
+  if (!record || IsGone(EpkOfSuffix(key_suffix), *record) ||
+      (!record->indexed && run.skips_unindexed())) {
     return std::optional<std::string>();
   }
   run.page.loaded_bytes += record->json.size();
@@ -225,7 +226,8 @@ Result<std::vector<std::optional<std::string>>> Container::LoadItems(
   for (size_t i = 0; i < stored.size(); ++i) {
     if (!stored[i]) continue;  // deleted since the entry was read
     std::optional<ItemRecordView> record = DecodeItemRecord(*stored[i]);
-    if (!record || IsExpired(record->json) || (!record->indexed && run.skips_unindexed())) {
+    if (!record || IsGone(EpkOfSuffix(items[i].second), *record) ||
+        (!record->indexed && run.skips_unindexed())) {
       continue;
     }
     out[i] = std::string(record->json);

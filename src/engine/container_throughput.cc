@@ -50,7 +50,7 @@ Status Container::AdmitRequest(const partition::PartitionKeyValue& key) const {
 void Container::ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const {
   uint32_t partition = 0;
   const auto& partitions = settings_.partitions.partitions();
-  if (partitions.size() == 1 && key.size() == settings_.partition_key.paths.size()) {
+  if (partitions.size() == 1 && partition::IsFullKey(settings_.partition_key, key)) {
     // One physical partition owns every key: no need to hash this one again (the
     // operation already did) to find it.
     partition = partitions.front().number;

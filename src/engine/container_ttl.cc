@@ -100,7 +100,7 @@ Result<Container::PurgeCount> Container::PurgeExpired(size_t max_items) {
     }
     storage::WriteBatch batch;
     Result<ItemResult> deleted =
-        AddDeleteToBatch(epk, id, stored, std::nullopt, batch, nullptr, /*allow_expired=*/true);
+        AddDeleteToBatch(epk, id, stored, std::nullopt, batch, nullptr, /*allow_gone=*/true);
     if (!deleted.ok()) continue;
     ORRERY_RETURN_IF_ERROR(store_.Write(batch));
     commit.Committed();

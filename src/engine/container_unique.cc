@@ -46,7 +46,7 @@ Status Container::AddUniqueKeyChanges(std::string_view epk, std::string_view id,
                             StoredRecord(KeyFor(epk, *holder), pending));
     std::optional<ItemRecordView> record =
         holder_record ? DecodeItemRecord(*holder_record) : std::nullopt;
-    if (record && !IsExpired(record->json)) return Status::Conflict(kUniqueViolation);
+    if (record && !IsGone(epk, *record)) return Status::Conflict(kUniqueViolation);
   }
   for (const std::string& key : old_keys) {
     if (in(new_keys, key)) continue;

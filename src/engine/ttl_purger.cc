@@ -25,6 +25,14 @@ void TtlPurger::PurgeRound() const {
   for (const std::shared_ptr<Container>& container : containers_()) {
     // No delete could be written; the store has logged the full disk.
     if (store_.OutOfSpace()) return;
+    if (container->partition_deletes_running()) {
+      Result<Container::PurgeCount> deleted = container->PurgeDeletedPartitions(kItemsPerRound);
+      if (!deleted.ok() && deleted.status().code() == StatusCode::kInsufficientStorage) return;
+      if (!deleted.ok()) {
+        Log(LogLevel::kWarn, "Partition-key delete in container " + container->settings().id +
+                                 " failed: " + deleted.status().ToString());
+      }
+    }
     if (!container->ttl_enabled()) continue;
     Result<Container::PurgeCount> purged = container->PurgeExpired(kItemsPerRound);
     if (!purged.ok() && purged.status().code() == StatusCode::kInsufficientStorage) return;

@@ -1,7 +1,8 @@
 #pragma once
 
-// Deletes expired items in the background (container_ttl.cc): once a second, a bounded
-// number per container, so the purge never holds up requests for long. It finds them in
+// Deletes expired items (container_ttl.cc) and the items of partition-key deletes
+// (container_partition_delete.cc) in the background: once a second, a bounded number
+// per container, so the purge never holds up requests for long. It finds them in
 // the expiry index (expiry_index.h), so a round costs what expires. Rests while
 // the disk is full (the expired items stay invisible). Stops and joins its thread when
 // destroyed.

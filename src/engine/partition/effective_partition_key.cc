@@ -245,6 +245,10 @@ std::string V1HashPrefix(uint32_t hash) {
 
 std::string EffectivePartitionKey(const PartitionKeyDefinition& definition,
                                   const PartitionKeyValue& value) {
+  // The empty key [] of a systemKey container (its items without a value under the
+  // system path) is the least EPK, as the service's PartitionKeyInternal.Empty is (the
+  // Java and Python SDKs route it to the range that starts at "").
+  if (value.empty()) return std::string();
   const PartitionKeyComponent* begin = value.data();
   const PartitionKeyComponent* end = value.data() + value.size();
   std::string epk;
@@ -259,9 +263,8 @@ std::string EffectivePartitionKey(const PartitionKeyDefinition& definition,
     AppendHashV2(epk, begin, end);
     return epk;
   }
-  // V1 hashes the first component only; the JS SDK hashes an empty key (legacy
-  // non-partitioned containers, header []) like a missing value.
-  return HashV1(value.empty() ? PartitionKeyComponent::None() : value.front());
+  // V1 hashes the first component only.
+  return HashV1(value.front());
 }
 
 EpkRange PrefixEpkRange(const PartitionKeyDefinition& definition, const PartitionKeyValue& prefix) {

@@ -183,12 +183,15 @@ TEST(EpkHashTest, V1TruncatesAtHundredUtf16Units) {
             "05C1E919E5FF6E08" + xs + "F0C0BE00");
 }
 
-TEST(EpkHashTest, EmptyKeyHashesLikeTheSdk) {
-  // Legacy non-partitioned containers use the key []; the SDK hashes it as below.
+TEST(EpkHashTest, TheEmptyKeyIsTheLeastEpk) {
+  // Legacy non-partitioned containers use the key [] for items without a value under
+  // their system path: PartitionKeyInternal.Empty, whose EPK the Java SDK
+  // (PartitionKeyInternalHelper: MinimumInclusiveEffectivePartitionKey) and the Python
+  // SDK (_Empty: the range from "") take to be "".
   PartitionKeyDefinition v1{.paths = {"/_partitionKey"}, .system_key = true};
   PartitionKeyDefinition v2{.paths = {"/_partitionKey"}, .version = 2, .system_key = true};
-  EXPECT_EQ(EffectivePartitionKey(v1, {}), "05C1D529E345DC00");
-  EXPECT_EQ(EffectivePartitionKey(v2, {}), std::string(32, '0'));
+  EXPECT_EQ(EffectivePartitionKey(v1, {}), "");
+  EXPECT_EQ(EffectivePartitionKey(v2, {}), "");
 }
 
 TEST(EpkHashTest, V2EpksStayBelowTheTopTwoBits) {

@@ -77,6 +77,12 @@ Result<PartitionKeyComponent> ComponentFromJson(const json::Value& value);
 Result<PartitionKeyValue> ExtractFromItem(const json::Value& item,
                                           const PartitionKeyDefinition& definition);
 
+// Whether `value` names one logical partition: a value for every path, or the empty
+// key [] of a systemKey container (its items without a value under the system path).
+inline bool IsFullKey(const PartitionKeyDefinition& definition, const PartitionKeyValue& value) {
+  return value.size() == definition.paths.size() || (definition.system_key && value.empty());
+}
+
 // The header form of a key, e.g. ["a",5,{}], for error messages and tests.
 std::string ToHeaderJson(const PartitionKeyValue& value);
 

@@ -94,6 +94,14 @@ Result<PartitionKeyValue> ParseHeader(std::string_view header,
     }
     key.push_back(std::move(component).value());
   }
+  // In a systemKey container "no value" is the key []: the SDKs send [] (Java's
+  // PartitionKey.NONE, Python's NonePartitionKeyValue), but also [{}] (an explicit
+  // none) or [null], and an item whose system property is missing or null has [].
+  if (definition.system_key && key.size() == 1 &&
+      (key[0].kind == PartitionKeyComponent::Kind::kNone ||
+       key[0].kind == PartitionKeyComponent::Kind::kNull)) {
+    key.clear();
+  }
   ORRERY_RETURN_IF_ERROR(CheckComponentCount(key.size(), definition, allow_prefix));
   ORRERY_RETURN_IF_ERROR(ValidateKeyValue(definition, key));
   return key;

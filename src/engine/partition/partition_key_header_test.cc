@@ -84,7 +84,12 @@ TEST(PartitionKeyHeaderTest, AcceptsPrefixesOfHierarchicalKeysOnlyWhenAllowed) {
 TEST(PartitionKeyHeaderTest, AcceptsEmptyKeyForSystemKeyContainers) {
   PartitionKeyDefinition legacy{.paths = {"/_partitionKey"}, .system_key = true};
   EXPECT_EQ(Parse("[]", legacy), "[]");
-  EXPECT_EQ(Parse("[{}]", legacy), "[{}]");
+  // Every SDK's "no value" addresses the items without the system property.
+  EXPECT_EQ(Parse("[{}]", legacy), "[]");
+  EXPECT_EQ(Parse("[null]", legacy), "[]");
+  EXPECT_EQ(Parse(R"(["a"])", legacy), R"(["a"])");
+  // In an ordinary container [] is no key at all.
+  EXPECT_EQ(ParseHeader("[]", Single(), false).status().substatus(), 1001);
 }
 
 TEST(PartitionKeyHeaderTest, RejectsGarbageWithAClearMessage) {

@@ -109,6 +109,13 @@ bool ThroughputLedger::TakeSpare(uint32_t partition, double request_units, TimeP
   return entry->budget->TakeSpare(request_units, now);
 }
 
+void ThroughputLedger::ChargeBackground(uint32_t partition, double request_units) {
+  std::shared_lock lock(mutex_);
+  if (Entry* entry = Find(partition)) {
+    entry->charged.fetch_add(request_units, std::memory_order_relaxed);
+  }
+}
+
 std::vector<PartitionUsage> ThroughputLedger::Usage() const {
   std::shared_lock lock(mutex_);
   std::vector<PartitionUsage> out;

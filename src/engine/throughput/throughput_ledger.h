@@ -53,6 +53,9 @@ class ThroughputLedger {
   // Background work (TTL purges) on what the partition's budget has left: whether it
   // may spend `request_units` now (always when throughput is not enforced).
   bool TakeSpare(uint32_t partition, double request_units, TimePoint now);
+  // Counts what background work charged to the container (partition-key deletes) as
+  // consumed by the partition; its budget gave it through TakeSpare.
+  void ChargeBackground(uint32_t partition, double request_units);
 
   std::vector<PartitionUsage> Usage() const;
 
