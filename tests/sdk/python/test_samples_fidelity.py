@@ -218,3 +218,128 @@ def test_errors_carry_their_substatus(client, database, container):
     with pytest.raises(exceptions.CosmosResourceNotFoundError) as e:
         gone.read()
     assert e.value.sub_status == 0
+
+
+# --- 2. Partition-key delete (document_management.py's delete_all_items_by_partition_key):
+# the items of the key are gone at once, the rest stay, and the id may be used again.
+
+
+def ids_of(container, query="SELECT VALUE c.id FROM c", **kwargs):
+    return sorted(container.query_items(query, enable_cross_partition_query=True, **kwargs))
+
+
+def test_delete_all_items_by_partition_key(client, container):
+    for i in range(3):
+        container.create_item({"id": f"a{i}", "pk": "a", "n": i})
+        container.create_item({"id": f"b{i}", "pk": "b", "n": i})
+    assert container.delete_all_items_by_partition_key("a") is None
+    exchange = client.wire.exchanges[-1]
+    assert exchange["status"] == 200
+    assert exchange["url"].endswith("/operations/partitionkeydelete")
+    assert ids_of(container) == ["b0", "b1", "b2"]
+    with pytest.raises(exceptions.CosmosResourceNotFoundError):
+        container.read_item("a1", partition_key="a")
+    assert list(container.query_items("SELECT * FROM c", partition_key="a")) == []
+    # The id is free at once, and the new item is not in the delete's scope.
+    container.create_item({"id": "a1", "pk": "a", "n": 10})
+    assert container.read_item("a1", partition_key="a")["n"] == 10
+    # A key without items (None, an unused one) is accepted as the SDK's own tests expect.
+    container.delete_all_items_by_partition_key("nobody")
+    container.delete_all_items_by_partition_key(None)
+    assert ids_of(container) == ["a1", "b0", "b1", "b2"]
+
+
+def test_delete_all_items_by_partition_key_needs_the_full_hierarchical_key(database):
+    container = database.create_container(
+        id=unique_id("hpk"), partition_key=PartitionKey(path=["/t", "/u"], kind="MultiHash")
+    )
+    container.create_item({"id": "1", "t": "x", "u": "y"})
+    container.create_item({"id": "2", "t": "x", "u": "z"})
+    with pytest.raises(exceptions.CosmosHttpResponseError) as e:
+        container.delete_all_items_by_partition_key(["x"])
+    assert e.value.status_code == 400
+    assert ids_of(container) == ["1", "2"]
+    container.delete_all_items_by_partition_key(["x", "y"])
+    assert ids_of(container) == ["2"]
+
+
+def test_delete_all_items_by_partition_key_aio(server):
+    import asyncio
+
+    from conftest import aio_client
+
+    async def main():
+        async with aio_client(server) as client:
+            database = await client.create_database(unique_id("pkdel"))
+            try:
+                container = await database.create_container(id="c", partition_key=PartitionKey(path="/pk"))
+                for pk in ("a", "a", "b"):
+                    await container.create_item({"id": unique_id("i"), "pk": pk})
+                await container.delete_all_items_by_partition_key("a")
+                return [d["pk"] async for d in container.query_items("SELECT * FROM c")]
+            finally:
+                await client.delete_database(database.id)
+
+    assert asyncio.run(main()) == ["b"]
+
+
+# --- 3. Legacy non-partitioned containers: created by a client of an API version before
+# 2018-12-31 (as the Java SDK's own CosmosPartitionKeyTests does, x-ms-version 2018-09-17),
+# seen by this SDK with the system key; NonePartitionKeyValue addresses the items
+# without `_partitionKey`.
+
+
+def create_legacy_container(server, database_id, container_id):
+    import base64
+    import hashlib
+    import hmac
+    import urllib.parse
+    from email.utils import formatdate
+
+    import requests
+
+    from orrery_server import KEY
+
+    date = formatdate(usegmt=True)
+    text = f"post\ncolls\ndbs/{database_id}\n{date.lower()}\n\n"
+    signature = base64.b64encode(hmac.new(base64.b64decode(KEY), text.encode(), hashlib.sha256).digest()).decode()
+    response = requests.post(
+        f"{server.endpoint}dbs/{database_id}/colls",
+        json={"id": container_id},
+        headers={
+            "authorization": urllib.parse.quote(f"type=master&ver=1.0&sig={signature}", safe=""),
+            "x-ms-date": date,
+            "x-ms-version": "2018-09-17",
+        },
+        timeout=10,
+    )
+    assert response.status_code == 201, response.text
+    assert "partitionKey" not in response.json()
+
+
+def test_legacy_container_without_a_partition_key(server, database):
+    from azure.cosmos.partition_key import NonePartitionKeyValue
+
+    create_legacy_container(server, database.id, "legacy")
+    container = database.get_container_client("legacy")
+    definition = container.read()["partitionKey"]
+    assert definition["paths"] == ["/_partitionKey"] and definition["systemKey"] is True
+    assert container.is_system_key is True
+
+    container.create_item({"id": "old", "n": 1})  # the SDK sends [] for it
+    container.create_item({"id": "keyed", "_partitionKey": "k", "n": 2})
+    assert container.read_item("old", partition_key=NonePartitionKeyValue)["n"] == 1
+    assert container.read_item("keyed", partition_key="k")["n"] == 2
+    with pytest.raises(exceptions.CosmosResourceNotFoundError):
+        container.read_item("keyed", partition_key=NonePartitionKeyValue)
+    container.replace_item("old", {"id": "old", "n": 3})
+    assert container.read_item("old", partition_key=NonePartitionKeyValue)["n"] == 3
+    patched = container.patch_item("old", NonePartitionKeyValue, [{"op": "incr", "path": "/n", "value": 1}])
+    assert patched["n"] == 4
+    assert ids_of(container, partition_key=NonePartitionKeyValue) == ["old"]
+    assert ids_of(container, partition_key="k") == ["keyed"]
+    assert ids_of(container) == ["keyed", "old"]
+    container.delete_all_items_by_partition_key(NonePartitionKeyValue)
+    assert ids_of(container) == ["keyed"]
+    container.delete_item("keyed", partition_key="k")
+    assert ids_of(container) == []
