@@ -2,7 +2,8 @@
 // budget each physical partition draws from, the RU it consumed and the 429s it
 // answered, and the switch that turns enforcement on or off for this container only.
 //   GET /_orrery/dbs/{db}/colls/{c}/throughput
-//   PUT /_orrery/dbs/{db}/colls/{c}/throughput   {"enforced": true|false}
+//   PUT /_orrery/dbs/{db}/colls/{c}/throughput   {"enforced": true|false,
+//       "throughputBuckets": [{"id": 1, "maxThroughputPercentage": 50}, ...]}
 // and the container's partition statistics:
 //   GET /_orrery/dbs/{db}/colls/{c}/stats
 
@@ -46,6 +47,25 @@ HandlerResult Statistics(const RequestContext& ctx) {
   return JsonResponse(ctx, body);
 }
 
+// [{"id": 1, "maxThroughputPercentage": 50}, ...], as the service's control plane takes
+// them (ThroughputBucketResource); the account checks the values.
+Result<std::vector<throughput::ThroughputBucket>> ParseThroughputBuckets(const json::Value& list) {
+  const Status malformed = Status::BadRequest(
+      "throughputBuckets must be an array of {\"id\": 1 to 5, \"maxThroughputPercentage\": "
+      "above 0 and at most 100}.");
+  if (!list.is_array()) return malformed;
+  std::vector<throughput::ThroughputBucket> out;
+  for (const json::Value& entry : list.as_array()) {
+    const json::Value* id = entry.is_object() ? entry.Find("id") : nullptr;
+    const json::Value* share = entry.is_object() ? entry.Find("maxThroughputPercentage") : nullptr;
+    if (id == nullptr || !id->is_integer() || share == nullptr || !share->is_number()) {
+      return malformed;
+    }
+    out.push_back(throughput::ThroughputBucket{static_cast<int>(id->as_int()), share->as_double()});
+  }
+  return out;
+}
+
 json::Value ThroughputReport(const engine::Container& container) {
   using json::Value;
   const engine::ContainerSettings& s = container.settings();
@@ -70,6 +90,14 @@ json::Value ThroughputReport(const engine::Container& container) {
       {"sharedThroughput", Value::Bool(!s.manual_ru_per_second && !s.autoscale_max_ru_per_second)},
       {"partitions", std::move(partitions)},
   });
+  Value buckets = Value::MakeArray();
+  for (const throughput::ThroughputBucket& b : s.throughput_buckets) {
+    buckets.as_array().push_back(Value::MakeObject({
+        {"id", Value::Int(b.id)},
+        {"maxThroughputPercentage", Value::Double(b.max_percentage)},
+    }));
+  }
+  report.Set("throughputBuckets", std::move(buckets));
   if (s.manual_ru_per_second) report.Set("offerThroughput", Value::Int(*s.manual_ru_per_second));
   if (s.autoscale_max_ru_per_second) {
     report.Set("maxThroughput", Value::Int(*s.autoscale_max_ru_per_second));
@@ -90,10 +118,20 @@ HandlerResult HandleAdmin(const RequestContext& ctx) {
   if (method == "PUT") {
     ORRERY_ASSIGN_OR_RETURN(json::Value body, JsonBody(ctx));
     const json::Value* enforced = body.is_object() ? body.Find("enforced") : nullptr;
-    if (enforced == nullptr || !enforced->is_bool()) {
-      return Status::BadRequest("The body must be {\"enforced\": true} or {\"enforced\": false}.");
+    const json::Value* buckets = body.is_object() ? body.Find("throughputBuckets") : nullptr;
+    if ((enforced == nullptr && buckets == nullptr) || (enforced && !enforced->is_bool())) {
+      return Status::BadRequest(
+          "The body must be {\"enforced\": true|false} and/or {\"throughputBuckets\": "
+          "[{\"id\": 1, \"maxThroughputPercentage\": 50}, ...]}.");
     }
-    ORRERY_RETURN_IF_ERROR(ctx.account.SetThroughputEnforcement(s[2], s[4], enforced->as_bool()));
+    if (buckets != nullptr) {
+      ORRERY_ASSIGN_OR_RETURN(std::vector<throughput::ThroughputBucket> parsed,
+                              ParseThroughputBuckets(*buckets));
+      ORRERY_RETURN_IF_ERROR(ctx.account.SetThroughputBuckets(s[2], s[4], std::move(parsed)));
+    }
+    if (enforced != nullptr) {
+      ORRERY_RETURN_IF_ERROR(ctx.account.SetThroughputEnforcement(s[2], s[4], enforced->as_bool()));
+    }
   } else if (method != "GET") {
     return Status::MethodNotAllowed("The throughput admin call supports GET and PUT.");
   }

@@ -110,11 +110,11 @@ int SuccessStatus(const engine::BatchOperation& op, const engine::BatchOperation
 }
 
 void ChargeBulkOperation(const engine::Container& container, const ParsedOperation& op,
-                         double charge) {
+                         double charge, const throughput::RequestClass& request_class) {
   if (!op.partition_key) return;
   Result<partition::PartitionKeyValue> key =
       partition::ParseHeader(*op.partition_key, container.settings().partition_key, false);
-  if (key.ok()) container.ChargeRequest(*key, charge);
+  if (key.ok()) container.ChargeRequest(*key, charge, request_class);
 }
 
 // One element of the response array. `ran` is false for the operations of a failed
@@ -195,7 +195,7 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
             1001);
       }
     }
-    ORRERY_RETURN_IF_ERROR(container.AdmitRequest(key));
+    ORRERY_RETURN_IF_ERROR(container.AdmitRequest(key, ctx.request_class));
     ORRERY_ASSIGN_OR_RETURN(results, container.ExecuteBatch(key, ops));
     // Nothing of a failed batch is written: every operation but the failing one is
     // answered 424 (failed dependency), those before it too.
@@ -211,7 +211,7 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
                                        false)
               : Result<partition::PartitionKeyValue>(
                     Status::BadRequest("A bulk operation needs its partitionKey.", 1001));
-      Status admitted = key.ok() ? container.AdmitRequest(*key) : key.status();
+      Status admitted = key.ok() ? container.AdmitRequest(*key, ctx.request_class) : key.status();
       if (!admitted.ok()) {
         // A throttled operation is answered 429 on its own; the SDK retries just it.
         result.status = std::move(admitted);
@@ -237,13 +237,13 @@ HandlerResult HandleBatch(const RequestContext& ctx, engine::Container& containe
     AppendResult(out, ops[i], results[i], ran[i], minimal, charge);
     total += charge;
     if (!atomic && results[i].status.code() != StatusCode::kTooManyRequests) {
-      ChargeBulkOperation(container, parsed[i], charge);
+      ChargeBulkOperation(container, parsed[i], charge, ctx.request_class);
     }
   }
   out += ']';
   if (atomic) {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, container));
-    container.ChargeRequest(key, total);
+    container.ChargeRequest(key, total, ctx.request_class);
   }
   ResponseBuilder builder(failed ? 207 : 200, ctx.activity_id);
   builder.Charge(total).JsonBody(std::move(out));

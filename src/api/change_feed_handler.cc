@@ -59,7 +59,7 @@ HandlerResult HandleChangeFeed(const RequestContext& ctx, const engine::Containe
     }
     since = std::chrono::duration_cast<std::chrono::seconds>(when->time_since_epoch()).count();
   }
-  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
+  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope, ctx.request_class));
   ORRERY_ASSIGN_OR_RETURN(engine::Container::ChangeFeedPage changes,
                           container.ReadChangeFeed(scope.scope, after, since, max_items));
   const std::string etag = "\"" + std::to_string(changes.last_lsn) + "\"";
@@ -69,7 +69,7 @@ HandlerResult HandleChangeFeed(const RequestContext& ctx, const engine::Containe
   ORRERY_ASSIGN_OR_RETURN(const double charge,
                           ReadCharge(ctx, throughput::ChangeFeedCharge(changes.documents.size(),
                                                                        changes.loaded_bytes)));
-  container.ChargeScope(scope.scope, charge);
+  container.ChargeScope(scope.scope, charge, ctx.request_class);
   if (changes.documents.empty()) {
     ResponseBuilder builder(304, ctx.activity_id);
     builder.Charge(charge);

@@ -87,7 +87,7 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
   request.kind = kind;
   ORRERY_ASSIGN_OR_RETURN(request.indexing_directive, IndexingDirective(ctx));
   ORRERY_ASSIGN_OR_RETURN(request.partition_key, PointPartitionKey(ctx, container));
-  ORRERY_RETURN_IF_ERROR(container.AdmitRequest(request.partition_key));
+  ORRERY_RETURN_IF_ERROR(container.AdmitRequest(request.partition_key, ctx.request_class));
   request.body = ctx.request.body;
   request.if_match = ctx.OptionalHeader(headers::kIfMatch);
   if (kind == engine::WriteKind::kReplace) {
@@ -98,7 +98,7 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
       kind == engine::WriteKind::kReplace || (kind == engine::WriteKind::kUpsert && !item.created);
   double charge = replaced ? throughput::ReplaceCharge(item.bytes, item.index)
                            : throughput::CreateCharge(item.bytes, item.index);
-  container.ChargeRequest(request.partition_key, charge);
+  container.ChargeRequest(request.partition_key, charge, ctx.request_class);
   const int status = item.created ? 201 : 200;
   return ItemResponse(ctx, container, status, std::move(item), charge);
 }
@@ -144,7 +144,7 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
         "x-ms-documentdb-partitionkey, or revise your query to avoid this exception.");
   }
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
-  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
+  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope, ctx.request_class));
   ORRERY_ASSIGN_OR_RETURN(const double statistics_charge, GatherRankStatistics(container, *query));
   start = std::chrono::steady_clock::now();
   if (metrics) query::StartFunctionTiming();
@@ -158,7 +158,7 @@ HandlerResult QueryItems(const RequestContext& ctx, const engine::Container& con
       const double charge,
       ReadCharge(ctx,
                  engine::FeedPageCharge(page, throughput::kQueryBaseCharge) + statistics_charge));
-  container.ChargeScope(scope.scope, charge);
+  container.ChargeScope(scope.scope, charge, ctx.request_class);
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   times.write_ms = MillisSince(start);
   if (metrics) {
@@ -188,13 +188,13 @@ HandlerResult ReadItemFeed(const RequestContext& ctx, const engine::Container& c
   if (ctx.Header(headers::kAIm) != nullptr) return HandleChangeFeed(ctx, container);
   ORRERY_ASSIGN_OR_RETURN(ItemScope scope, ResolveItemScope(ctx, container));
   ORRERY_ASSIGN_OR_RETURN(int max_items, MaxItemCount(ctx));
-  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope));
+  ORRERY_RETURN_IF_ERROR(container.AdmitScope(scope.scope, ctx.request_class));
   ORRERY_ASSIGN_OR_RETURN(engine::FeedPage page,
                           container.ReadFeed(scope.scope, max_items, ContinuationOf(ctx)));
   ORRERY_ASSIGN_OR_RETURN(
       const double charge,
       ReadCharge(ctx, engine::FeedPageCharge(page, throughput::kMetadataReadCharge)));
-  container.ChargeScope(scope.scope, charge);
+  container.ChargeScope(scope.scope, charge, ctx.request_class);
   http::Response response = FeedResponse(ctx, container.settings().rid, "Documents", page, charge);
   response.headers.push_back(
       {headers::kSessionToken, ScopeSessionToken(ctx, container, scope.scope)});
@@ -273,13 +273,13 @@ HandlerResult HandleItem(const RequestContext& ctx) {
   if (method == "GET") {
     ORRERY_RETURN_IF_ERROR(CheckSessionToken(ctx, *container));
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
-    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
+    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key, ctx.request_class));
     std::optional<std::string> if_none_match = ctx.OptionalHeader(headers::kIfNoneMatch);
     ORRERY_ASSIGN_OR_RETURN(engine::Container::ReadResult read,
                             container->ReadItem(key, id, if_none_match));
     ORRERY_ASSIGN_OR_RETURN(const double charge,
                             ReadCharge(ctx, throughput::PointReadCharge(read.item.bytes)));
-    container->ChargeRequest(key, charge);
+    container->ChargeRequest(key, charge, ctx.request_class);
     const int status = read.not_modified ? 304 : 200;
     return ItemResponse(ctx, *container, status, std::move(read.item), charge);
   }
@@ -288,11 +288,11 @@ HandlerResult HandleItem(const RequestContext& ctx) {
   }
   if (method == "DELETE") {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
-    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
+    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key, ctx.request_class));
     std::optional<std::string> if_match = ctx.OptionalHeader(headers::kIfMatch);
     ORRERY_ASSIGN_OR_RETURN(engine::ItemResult deleted, container->DeleteItem(key, id, if_match));
     const double charge = throughput::DeleteCharge(deleted.bytes, deleted.index);
-    container->ChargeRequest(key, charge);
+    container->ChargeRequest(key, charge, ctx.request_class);
     return ItemResponse(ctx, *container, 204, std::move(deleted), charge);
   }
   if (method == "PATCH") {
@@ -300,13 +300,13 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     // The JS SDK sends no content type on PATCH: the body is read as JSON whatever it says.
     ORRERY_ASSIGN_OR_RETURN(json::Value body, json::Parse(ctx.request.body));
     ORRERY_ASSIGN_OR_RETURN(engine::PatchRequest patch, engine::ParsePatchRequest(body));
-    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
+    ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key, ctx.request_class));
     ORRERY_ASSIGN_OR_RETURN(
         engine::ItemResult patched,
         container->PatchItem(key, id, patch, ctx.OptionalHeader(headers::kIfMatch)));
     // Patch is charged as a replace (ru-model.md a.2 row 22).
     const double charge = throughput::ReplaceCharge(patched.bytes, patched.index);
-    container->ChargeRequest(key, charge);
+    container->ChargeRequest(key, charge, ctx.request_class);
     return ItemResponse(ctx, *container, 200, std::move(patched), charge);
   }
   return Status::MethodNotAllowed("An item supports GET, PUT, PATCH and DELETE.");

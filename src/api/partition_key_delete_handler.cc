@@ -45,12 +45,12 @@ HandlerResult HandlePartitionKeyDelete(const RequestContext& ctx) {
   } else {
     ORRERY_ASSIGN_OR_RETURN(key, PointPartitionKey(ctx, *container));
   }
-  ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key));
+  ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key, ctx.request_class));
   ORRERY_RETURN_IF_ERROR(container->DeleteLogicalPartition(key));
   // The request marks the partition; what the background deletes cost is charged to the
   // partition as it runs (at most a tenth of its RU/s).
   const double charge = throughput::kMetadataWriteCharge;
-  container->ChargeRequest(key, charge);
+  container->ChargeRequest(key, charge, ctx.request_class);
   const engine::ContainerSettings& settings = container->settings();
   const std::string epk = partition::EffectivePartitionKey(definition, key);
   ResponseBuilder builder(200, ctx.activity_id);

@@ -13,6 +13,7 @@
 #include "common/status.h"
 #include "engine/account.h"
 #include "engine/throughput/cost_model.h"
+#include "engine/throughput/request_class.h"
 
 namespace orrery::api {
 
@@ -24,6 +25,8 @@ struct RequestContext {
   std::string activity_id;
   std::string advertised_url;  // "https://127.0.0.1:8081/"
   throughput::Consistency account_consistency = throughput::Consistency::kSession;
+  // Its priority and throughput bucket (api/request_class.h), for admitting and charging it.
+  throughput::RequestClass request_class;
 
   const std::string* Header(std::string_view lowercase_name) const {
     return request.FindHeader(lowercase_name);

@@ -11,6 +11,7 @@
 #include "api/handlers.h"
 #include "api/headers.h"
 #include "api/numeric_headers.h"
+#include "api/request_class.h"
 #include "api/rid_path.h"
 #include "api/singleton_headers.h"
 #include "common/crypto.h"
@@ -203,8 +204,12 @@ http::Response Service::Serve(const http::Request& request) const {
   if (Status numbers = CheckNumericHeaders(request); !numbers.ok()) {
     return ErrorResponse(numbers, activity_id, uri(), 0);
   }
+  Result<throughput::RequestClass> request_class = RequestClassOf(request);
+  if (!request_class.ok()) {
+    return ErrorResponse(request_class.status(), activity_id, uri(), 0);
+  }
   try {
-    HandlerResult result = Dispatch(request, *path, activity_id, *access);
+    HandlerResult result = Dispatch(request, *path, activity_id, *access, *request_class);
     if (result.ok()) {
       return std::move(result).value();
     }
@@ -223,7 +228,8 @@ http::Response Service::Serve(const http::Request& request) const {
 }
 
 HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath& path,
-                                const std::string& activity_id, Access access) const {
+                                const std::string& activity_id, Access access,
+                                const throughput::RequestClass& request_class) const {
   // Only the account read advertises the endpoint; skip building it otherwise.
   RequestContext ctx{request,
                      path,
@@ -231,7 +237,8 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
                      access,
                      activity_id,
                      path.segments.empty() ? AdvertisedUrl(request) : std::string(),
-                     options_.default_consistency};
+                     options_.default_consistency,
+                     request_class};
   if (access == Access::kReadOnly && IsWrite(request, ctx)) {
     return ReadOnlyKeyCannotWrite(request, path);
   }

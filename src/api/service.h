@@ -43,7 +43,8 @@ class Service {
   http::Response Serve(const http::Request& request) const;
   http::Response CertificateResponse() const;
   HandlerResult Dispatch(const http::Request& request, const ResourcePath& path,
-                         const std::string& activity_id, Access access) const;
+                         const std::string& activity_id, Access access,
+                         const throughput::RequestClass& request_class) const;
   std::string AdvertisedUrl(const http::Request& request) const;
 
   engine::Account& account_;

@@ -217,6 +217,14 @@ Status Account::Load() {
         if (const json::Value* enforce = record->Find("enforceThroughput")) {
           s.enforce_throughput = enforce->as_bool();
         }
+        if (const json::Value* buckets = record->Find("throughputBuckets");
+            buckets && buckets->is_array()) {
+          for (const json::Value& b : buckets->as_array()) {
+            s.throughput_buckets.push_back(
+                throughput::ThroughputBucket{static_cast<int>(b.Find("id")->as_double()),
+                                             b.Find("maxThroughputPercentage")->as_double()});
+          }
+        }
         s.resource = *resource;
         loaded.push_back(std::move(s));
         return true;
@@ -399,6 +407,16 @@ json::Value Account::ContainerRecord(const ContainerSettings& settings) {
              json::Value::Int(std::max(settings.highest_ru_per_second, MaxOf(throughput))));
   if (settings.enforce_throughput) {
     record.Set("enforceThroughput", json::Value::Bool(*settings.enforce_throughput));
+  }
+  if (!settings.throughput_buckets.empty()) {
+    json::Value buckets = json::Value::MakeArray();
+    for (const throughput::ThroughputBucket& b : settings.throughput_buckets) {
+      buckets.as_array().push_back(json::Value::MakeObject({
+          {"id", json::Value::Int(b.id)},
+          {"maxThroughputPercentage", json::Value::Double(b.max_percentage)},
+      }));
+    }
+    record.Set("throughputBuckets", std::move(buckets));
   }
   return record;
 }

@@ -111,6 +111,12 @@ class Account {
   // Switches throughput enforcement for one container (the admin call), overriding
   // --enforce-throughput; kept across restarts. Errors: NotFound.
   Status SetThroughputEnforcement(std::string_view database_id, std::string_view id, bool enforced);
+  // A container's throughput buckets (throughput/request_class.h), kept across restarts.
+  // Errors: BadRequest for ids outside 1..5 or repeated, percentages outside (0, 100], more
+  // than 5, or a container that shares its database's throughput (which the service
+  // does not let have buckets).
+  Status SetThroughputBuckets(std::string_view database_id, std::string_view id,
+                              std::vector<throughput::ThroughputBucket> buckets);
 
   // Splits (account_split.cc). Splits live partition `number` of a container at EPK
   // `at`, online and crash-safe: the children replace it in one synced commit, and an
@@ -170,6 +176,10 @@ class Account {
   Status UndoUnfinishedSplits();
   void StartBackgroundWork();
   Status ApplyPendingThroughput(std::string_view database_id, std::string_view id);
+  // Writes the container's record with `change` applied to its settings and publishes
+  // the container anew, its throughput ledger set from them.
+  Status ChangeThroughputSettings(std::string_view database_id, std::string_view id,
+                                  const std::function<Status(ContainerSettings&)>& change);
   Status SplitContainerWhereNeeded(const std::shared_ptr<Container>& container);
   Status GrowSharedThroughput();
   // Containers of the database without throughput of their own, and their stored

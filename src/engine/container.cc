@@ -264,8 +264,9 @@ Result<ItemResult> Container::AddWriteToBatch(const ItemWriteRequest& request, C
     AddCreationChanges(batch, write.epk, write.id, old ? ItemNumberOfJson(old->json) : std::nullopt,
                        number);
   }
-  const std::vector<std::string> new_terms =
-      result.indexed ? IndexKeysOf(item, write.epk, write.id) : std::vector<std::string>{};
+  const std::vector<std::string> new_terms = result.indexed
+                                                 ? IndexKeysOf(item, write.epk, write.id)
+                                                 : IdIndexKeysOf(item, write.epk, write.id);
   result.index = IndexWriteOf(new_terms, partitions.size());
   const std::vector<std::string> old_terms =
       old ? IndexKeysOf(*old, write.epk, write.id) : std::vector<std::string>{};

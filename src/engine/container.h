@@ -67,6 +67,8 @@ struct ContainerSettings {
   int64_t highest_ru_per_second = 0;
   // Set by the admin call; absent: the account's --enforce-throughput.
   std::optional<bool> enforce_throughput;
+  // Set by the admin call (the service configures them in its control plane).
+  std::vector<throughput::ThroughputBucket> throughput_buckets;
   // --logical-partition-max-bytes (not persisted: the account's option).
   uint64_t logical_partition_max_bytes = uint64_t{20} << 30;
 };
@@ -397,10 +399,15 @@ class Container {
   // of `key`, or to every partition a scope reads (TooManyRequests with the wait when
   // a budget is spent; always admitted when throughput is not enforced), and records
   // the charge of one that ran.
-  Status AdmitRequest(const partition::PartitionKeyValue& key) const;
-  void ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const;
-  Status AdmitScope(const ReadScope& scope) const;
-  void ChargeScope(const ReadScope& scope, double request_units) const;
+  // `request` is its priority and throughput bucket (throughput/request_class.h): a
+  // request over its bucket's share gets 429 with substatus 3212.
+  Status AdmitRequest(const partition::PartitionKeyValue& key,
+                      const throughput::RequestClass& request = {}) const;
+  void ChargeRequest(const partition::PartitionKeyValue& key, double request_units,
+                     const throughput::RequestClass& request = {}) const;
+  Status AdmitScope(const ReadScope& scope, const throughput::RequestClass& request = {}) const;
+  void ChargeScope(const ReadScope& scope, double request_units,
+                   const throughput::RequestClass& request = {}) const;
   throughput::ThroughputLedger& throughput_ledger() const { return write_state_->throughput; }
   std::vector<uint32_t> PartitionNumbers() const;
   // About how many bytes its items and index entries take in the store.
@@ -623,7 +630,11 @@ class Container {
                                        std::string_view id) const;
   std::vector<std::string> IndexKeysOf(const json::Value& item, std::string_view epk,
                                        std::string_view id) const;
-  // Those of a stored version: none for one kept out of the index (item_record.h).
+  // The entries of an item kept out of the index (item_record.h): its id's only, which
+  // every policy indexes, so that queries by id find it as the service's do.
+  std::vector<std::string> IdIndexKeysOf(const json::Value& item, std::string_view epk,
+                                         std::string_view id) const;
+  // Those of a stored version, kept out of the index or not.
   std::vector<std::string> IndexKeysOf(const ItemRecordView& record, std::string_view epk,
                                        std::string_view id) const;
   // What a version's index entries (of IndexKeysOf, filed under `partitions` physical

@@ -62,10 +62,33 @@ std::vector<std::string> Container::IndexKeysOf(const json::Value& item, std::st
   return keys;
 }
 
+std::vector<std::string> Container::IdIndexKeysOf(const json::Value& item, std::string_view epk,
+                                                  std::string_view id) const {
+  // A policy of nothing but what every policy indexes (the id).
+  static const index::IndexingPolicy kNothingElse =
+      *index::IndexingPolicy::Parse(*json::Parse(R"({"excludedPaths":[{"path":"/*"}]})"));
+  if (!write_state_->write_policy->enabled()) return {};
+  json::Value only_id = json::Value::MakeObject();
+  if (const json::Value* value = item.Find("id")) only_id.Set("id", *value);
+  const json::Value no_computed = json::Value::MakeObject();
+  std::vector<std::string> keys;
+  for (uint32_t partition : WritePartitionsOf(epk)) {
+    std::vector<std::string> more =
+        index::EntryKeys(kNothingElse, only_id, no_computed,
+                         index::ItemLocation{settings_.number, partition, epk, id});
+    keys.insert(keys.end(), std::make_move_iterator(more.begin()),
+                std::make_move_iterator(more.end()));
+  }
+  if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
 std::vector<std::string> Container::IndexKeysOf(const ItemRecordView& record, std::string_view epk,
                                                 std::string_view id) const {
-  if (!record.indexed) return {};
-  return IndexKeysOf(record.json, epk, id);
+  if (record.indexed) return IndexKeysOf(record.json, epk, id);
+  Result<json::Value> item = json::Parse(record.json);
+  if (!item.ok()) return {};
+  return IdIndexKeysOf(*item, epk, id);
 }
 
 std::vector<std::string> Container::IndexKeysOf(std::string_view json, std::string_view epk,

@@ -12,9 +12,9 @@ constexpr const char* kRequestRateTooLarge =
     "Request rate is large. More Request Units may be needed, so no changes were made. Please "
     "retry this request later.";
 
-Status Throttled(std::optional<int64_t> wait) {
-  if (!wait) return Status::Ok();
-  return Status::TooManyRequests(kRequestRateTooLarge, *wait);
+Status Throttled(std::optional<throughput::ThroughputLedger::Throttle> throttle) {
+  if (!throttle) return Status::Ok();
+  return Status::TooManyRequests(kRequestRateTooLarge, throttle->wait_ms, throttle->substatus);
 }
 
 std::vector<uint32_t> NumbersOf(const std::vector<const PhysicalPartition*>& partitions) {
@@ -39,15 +39,17 @@ uint64_t Container::ApproximateStoredBytes() const {
                                  index::ContainerEnd(settings_.number));
 }
 
-Status Container::AdmitRequest(const partition::PartitionKeyValue& key) const {
+Status Container::AdmitRequest(const partition::PartitionKeyValue& key,
+                               const throughput::RequestClass& request) const {
   if (!write_state_->throughput.enforced()) return Status::Ok();
   Result<std::string> epk = EpkOf(key);
   if (!epk.ok()) return Status::Ok();  // the operation itself reports the bad key
   return Throttled(write_state_->throughput.Admit(settings_.partitions.Owner(*epk).number,
-                                                  std::chrono::steady_clock::now()));
+                                                  std::chrono::steady_clock::now(), request));
 }
 
-void Container::ChargeRequest(const partition::PartitionKeyValue& key, double request_units) const {
+void Container::ChargeRequest(const partition::PartitionKeyValue& key, double request_units,
+                              const throughput::RequestClass& request) const {
   uint32_t partition = 0;
   const auto& partitions = settings_.partitions.partitions();
   if (partitions.size() == 1 && partition::IsFullKey(settings_.partition_key, key)) {
@@ -59,18 +61,21 @@ void Container::ChargeRequest(const partition::PartitionKeyValue& key, double re
     if (!epk.ok()) return;
     partition = settings_.partitions.Owner(*epk).number;
   }
-  write_state_->throughput.Charge(partition, request_units, std::chrono::steady_clock::now());
+  write_state_->throughput.Charge(partition, request_units, std::chrono::steady_clock::now(),
+                                  request);
 }
 
-Status Container::AdmitScope(const ReadScope& scope) const {
+Status Container::AdmitScope(const ReadScope& scope,
+                             const throughput::RequestClass& request) const {
   if (!write_state_->throughput.enforced()) return Status::Ok();
   return Throttled(write_state_->throughput.AdmitAll(NumbersOf(PartitionsIn(scope)),
-                                                     std::chrono::steady_clock::now()));
+                                                     std::chrono::steady_clock::now(), request));
 }
 
-void Container::ChargeScope(const ReadScope& scope, double request_units) const {
+void Container::ChargeScope(const ReadScope& scope, double request_units,
+                            const throughput::RequestClass& request) const {
   write_state_->throughput.ChargeAll(NumbersOf(PartitionsIn(scope)), request_units,
-                                     std::chrono::steady_clock::now());
+                                     std::chrono::steady_clock::now(), request);
 }
 
 }  // namespace orrery::engine

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/throughput/request_class.h"
+
 namespace orrery::throughput {
 
 PartitionBudget::PartitionBudget(double ru_per_second, TimePoint now)
@@ -16,16 +18,29 @@ void PartitionBudget::Refill(TimePoint now) {
   }
 }
 
-std::optional<int64_t> PartitionBudget::Admit(TimePoint now) {
+std::optional<int64_t> PartitionBudget::AdmitAbove(double floor_share, bool reserve,
+                                                   TimePoint now) {
   std::lock_guard lock(mutex_);
   Refill(now);
-  if (tokens_ > 0) {
+  const double floor = floor_share * rate_;
+  if (tokens_ > floor) {
     // Reserve what a request costs on average, so that many requests admitted at once
     // cannot together overdraw the budget before their charges are known.
-    tokens_ -= estimate_;
+    if (reserve) tokens_ -= estimate_;
     return std::nullopt;
   }
+  if (tokens_ > 0 && rate_ > 0) {
+    // Above zero but within the reserve: back once the budget has refilled past it.
+    const double missing = floor - tokens_ + 0.01;
+    return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(missing / rate_ * 1000)));
+  }
   return RetryAfter(now);
+}
+
+std::optional<int64_t> PartitionBudget::Admit(TimePoint now) { return AdmitAbove(0, true, now); }
+
+std::optional<int64_t> PartitionBudget::AdmitLowPriority(TimePoint now) {
+  return AdmitAbove(kLowPriorityReserve, true, now);
 }
 
 int64_t PartitionBudget::RetryAfter(TimePoint now) {
@@ -46,11 +61,10 @@ int64_t PartitionBudget::WaitMillis() const {
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil((-tokens_ + 0.01) / rate_ * 1000)));
 }
 
-std::optional<int64_t> PartitionBudget::Check(TimePoint now) {
-  std::lock_guard lock(mutex_);
-  Refill(now);
-  if (tokens_ > 0) return std::nullopt;
-  return RetryAfter(now);
+std::optional<int64_t> PartitionBudget::Check(TimePoint now) { return AdmitAbove(0, false, now); }
+
+std::optional<int64_t> PartitionBudget::CheckLowPriority(TimePoint now) {
+  return AdmitAbove(kLowPriorityReserve, false, now);
 }
 
 void PartitionBudget::Spend(double request_units, TimePoint now) {

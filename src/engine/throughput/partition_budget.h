@@ -28,10 +28,14 @@ class PartitionBudget {
   // spends an SDK's retries in a few milliseconds). A request admitted and never
   // charged (it failed) keeps its reservation as its cost.
   std::optional<int64_t> Admit(TimePoint now);
+  // The same for a low-priority request, which is admitted only while the budget holds
+  // more than kLowPriorityReserve of a second's RU (request_class.h).
+  std::optional<int64_t> AdmitLowPriority(TimePoint now);
   void Charge(double request_units, TimePoint now);
   // For requests that span several budgets (queries, feeds): whether the budget is in
   // debt (as Admit, but reserving nothing), and taking a charge no Admit reserved.
   std::optional<int64_t> Check(TimePoint now);
+  std::optional<int64_t> CheckLowPriority(TimePoint now);
   void Spend(double request_units, TimePoint now);
   // Background work such as TTL purges runs on spare throughput only: takes
   // `request_units` if the budget holds that much, else nothing (work costing more than
@@ -43,6 +47,9 @@ class PartitionBudget {
 
  private:
   void Refill(TimePoint now);
+  // Admission while more than `floor_share` of a second's RU is left; reserves the
+  // estimate when `reserve`.
+  std::optional<int64_t> AdmitAbove(double floor_share, bool reserve, TimePoint now);
   int64_t WaitMillis() const;
   // The retry-after of a throttled request: the debt's payback, and after the requests
   // throttled before it (RetryAfter spaces them an average charge's refill apart).

@@ -22,6 +22,30 @@ void ThroughputLedger::Provision(const std::vector<uint32_t>& partitions, double
     entries.emplace(number, std::move(entry));
   }
   entries_ = std::move(entries);
+  ProvisionBuckets(now);
+}
+
+void ThroughputLedger::SetBuckets(std::vector<ThroughputBucket> buckets, TimePoint now) {
+  std::unique_lock lock(mutex_);
+  buckets_ = std::move(buckets);
+  ProvisionBuckets(now);
+}
+
+void ThroughputLedger::ProvisionBuckets(TimePoint now) {
+  for (auto& [number, entry] : entries_) {
+    for (auto& bucket : entry->buckets) bucket.reset();
+    if (!own_budgets_ || entry->budget == nullptr) continue;
+    for (const ThroughputBucket& bucket : buckets_) {
+      if (bucket.id < 1 || bucket.id > kMaxThroughputBuckets) continue;
+      entry->buckets[bucket.id - 1] = std::make_unique<PartitionBudget>(
+          entry->budget->ru_per_second() * bucket.max_percentage / 100, now);
+    }
+  }
+}
+
+PartitionBudget* ThroughputLedger::BucketOf(const Entry& entry, const RequestClass& request) {
+  if (request.bucket < 1 || request.bucket > kMaxThroughputBuckets) return nullptr;
+  return entry.buckets[request.bucket - 1].get();
 }
 
 void ThroughputLedger::ProvisionShared(
@@ -46,7 +70,14 @@ void ThroughputLedger::SetRate(double ru_per_second, TimePoint now) {
   std::shared_lock lock(mutex_);
   if (!own_budgets_ || entries_.empty()) return;
   const double share = ru_per_second / entries_.size();
-  for (auto& [number, entry] : entries_) entry->budget->SetRate(share, now);
+  for (auto& [number, entry] : entries_) {
+    entry->budget->SetRate(share, now);
+    for (const ThroughputBucket& bucket : buckets_) {
+      if (PartitionBudget* budget = BucketOf(*entry, RequestClass{.bucket = bucket.id})) {
+        budget->SetRate(share * bucket.max_percentage / 100, now);
+      }
+    }
+  }
 }
 
 ThroughputLedger::Entry* ThroughputLedger::Find(uint32_t partition) const {
@@ -55,41 +86,88 @@ ThroughputLedger::Entry* ThroughputLedger::Find(uint32_t partition) const {
 }
 
 std::optional<int64_t> ThroughputLedger::Admit(uint32_t partition, TimePoint now) {
+  std::optional<Throttle> throttle = Admit(partition, now, RequestClass{});
+  return throttle ? std::optional<int64_t>(throttle->wait_ms) : std::nullopt;
+}
+
+void ThroughputLedger::Charge(uint32_t partition, double request_units, TimePoint now) {
+  Charge(partition, request_units, now, RequestClass{});
+}
+
+std::optional<ThroughputLedger::Throttle> ThroughputLedger::Admit(uint32_t partition, TimePoint now,
+                                                                  const RequestClass& request) {
   if (!enforced()) return std::nullopt;
   std::shared_lock lock(mutex_);
   Entry* entry = Find(partition);
   if (entry == nullptr || entry->budget == nullptr) return std::nullopt;
-  std::optional<int64_t> wait = entry->budget->Admit(now);
-  if (wait) entry->throttled.fetch_add(1, std::memory_order_relaxed);
-  return wait;
+  // The bucket first: it reserves nothing, where the partition's admission does.
+  std::optional<Throttle> throttle;
+  if (PartitionBudget* bucket = BucketOf(*entry, request)) {
+    if (std::optional<int64_t> wait = bucket->Check(now)) {
+      throttle = Throttle{*wait, kThroughputBucketExceeded};
+    }
+  }
+  if (!throttle) {
+    std::optional<int64_t> wait = request.priority == PriorityLevel::kLow
+                                      ? entry->budget->AdmitLowPriority(now)
+                                      : entry->budget->Admit(now);
+    if (wait) throttle = Throttle{*wait};
+  }
+  if (throttle) entry->throttled.fetch_add(1, std::memory_order_relaxed);
+  return throttle;
 }
 
-void ThroughputLedger::Charge(uint32_t partition, double request_units, TimePoint now) {
+void ThroughputLedger::Charge(uint32_t partition, double request_units, TimePoint now,
+                              const RequestClass& request) {
   std::shared_lock lock(mutex_);
   Entry* entry = Find(partition);
   if (entry == nullptr) return;
   entry->charged.fetch_add(request_units, std::memory_order_relaxed);
-  if (enforced() && entry->budget) entry->budget->Charge(request_units, now);
+  if (!enforced() || entry->budget == nullptr) return;
+  entry->budget->Charge(request_units, now);
+  if (PartitionBudget* bucket = BucketOf(*entry, request)) bucket->Spend(request_units, now);
 }
 
 std::optional<int64_t> ThroughputLedger::AdmitAll(const std::vector<uint32_t>& partitions,
                                                   TimePoint now) {
+  std::optional<Throttle> throttle = AdmitAll(partitions, now, RequestClass{});
+  return throttle ? std::optional<int64_t>(throttle->wait_ms) : std::nullopt;
+}
+
+void ThroughputLedger::ChargeAll(const std::vector<uint32_t>& partitions, double request_units,
+                                 TimePoint now) {
+  ChargeAll(partitions, request_units, now, RequestClass{});
+}
+
+std::optional<ThroughputLedger::Throttle> ThroughputLedger::AdmitAll(
+    const std::vector<uint32_t>& partitions, TimePoint now, const RequestClass& request) {
   if (!enforced()) return std::nullopt;
   std::shared_lock lock(mutex_);
-  std::optional<int64_t> longest;
+  std::optional<Throttle> longest;
   for (uint32_t number : partitions) {
     Entry* entry = Find(number);
     if (entry == nullptr || entry->budget == nullptr) continue;
-    if (std::optional<int64_t> wait = entry->budget->Check(now)) {
-      entry->throttled.fetch_add(1, std::memory_order_relaxed);
-      longest = std::max(longest.value_or(0), *wait);
+    std::optional<Throttle> throttle;
+    if (PartitionBudget* bucket = BucketOf(*entry, request)) {
+      if (std::optional<int64_t> wait = bucket->Check(now)) {
+        throttle = Throttle{*wait, kThroughputBucketExceeded};
+      }
     }
+    if (!throttle) {
+      std::optional<int64_t> wait = request.priority == PriorityLevel::kLow
+                                        ? entry->budget->CheckLowPriority(now)
+                                        : entry->budget->Check(now);
+      if (wait) throttle = Throttle{*wait};
+    }
+    if (!throttle) continue;
+    entry->throttled.fetch_add(1, std::memory_order_relaxed);
+    if (!longest || throttle->wait_ms > longest->wait_ms) longest = throttle;
   }
   return longest;
 }
 
 void ThroughputLedger::ChargeAll(const std::vector<uint32_t>& partitions, double request_units,
-                                 TimePoint now) {
+                                 TimePoint now, const RequestClass& request) {
   if (partitions.empty()) return;
   const double share = request_units / partitions.size();
   std::shared_lock lock(mutex_);
@@ -97,7 +175,9 @@ void ThroughputLedger::ChargeAll(const std::vector<uint32_t>& partitions, double
     Entry* entry = Find(number);
     if (entry == nullptr) continue;
     entry->charged.fetch_add(share, std::memory_order_relaxed);
-    if (enforced() && entry->budget) entry->budget->Spend(share, now);
+    if (!enforced() || entry->budget == nullptr) continue;
+    entry->budget->Spend(share, now);
+    if (PartitionBudget* bucket = BucketOf(*entry, request)) bucket->Spend(share, now);
   }
 }
 

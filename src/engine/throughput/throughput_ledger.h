@@ -6,6 +6,7 @@
 // answered, kept whether or not throughput is enforced (partition statistics).
 // Thread-safe; the partition set changes only when the container is re-provisioned.
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "engine/throughput/partition_budget.h"
+#include "engine/throughput/request_class.h"
 
 namespace orrery::throughput {
 
@@ -39,6 +41,10 @@ class ThroughputLedger {
   // A new rate for a container's own budgets, effective at once.
   void SetRate(double ru_per_second, TimePoint now);
 
+  // The container's throughput buckets (request_class.h): each partition's bucket i may
+  // spend max_percentage of its own budget's RU/s. Only for a container's own budgets.
+  void SetBuckets(std::vector<ThroughputBucket> buckets, TimePoint now);
+
   void SetEnforced(bool enforced) { enforced_.store(enforced, std::memory_order_relaxed); }
   bool enforced() const { return enforced_.load(std::memory_order_relaxed); }
 
@@ -46,6 +52,18 @@ class ThroughputLedger {
   // else the milliseconds to wait. Settle an admitted request with Charge.
   std::optional<int64_t> Admit(uint32_t partition, TimePoint now);
   void Charge(uint32_t partition, double request_units, TimePoint now);
+  // The same for a request of a priority and a bucket: a 429's wait and substatus (3200
+  // for the partition's budget, kThroughputBucketExceeded for the bucket's).
+  struct Throttle {
+    int64_t wait_ms = 0;
+    int substatus = 3200;
+  };
+  std::optional<Throttle> Admit(uint32_t partition, TimePoint now, const RequestClass& request);
+  void Charge(uint32_t partition, double request_units, TimePoint now, const RequestClass& request);
+  std::optional<Throttle> AdmitAll(const std::vector<uint32_t>& partitions, TimePoint now,
+                                   const RequestClass& request);
+  void ChargeAll(const std::vector<uint32_t>& partitions, double request_units, TimePoint now,
+                 const RequestClass& request);
   // A request over several partitions (queries, feeds): refused while any of them is
   // in debt; its charge is then split evenly among them.
   std::optional<int64_t> AdmitAll(const std::vector<uint32_t>& partitions, TimePoint now);
@@ -62,10 +80,17 @@ class ThroughputLedger {
  private:
   struct Entry {
     std::shared_ptr<PartitionBudget> budget;
+    // Of the configured throughput buckets, by id - 1; null: not configured.
+    std::array<std::unique_ptr<PartitionBudget>, kMaxThroughputBuckets> buckets;
     std::atomic<double> charged{0};
     std::atomic<int64_t> throttled{0};
   };
   Entry* Find(uint32_t partition) const;
+  // Gives every entry budgets for buckets_ at its budget's rate. Call with mutex_ held
+  // exclusively.
+  void ProvisionBuckets(TimePoint now);
+  static PartitionBudget* BucketOf(const Entry& entry, const RequestClass& request);
+  std::vector<ThroughputBucket> buckets_;
 
   mutable std::shared_mutex mutex_;  // guards the map, not the entries
   std::map<uint32_t, std::unique_ptr<Entry>> entries_;
