@@ -141,3 +141,91 @@ def test_the_aio_client_retries_429_too(enforcing_server):
                 await client.delete_database(db.id)
 
     asyncio.run(main())
+
+
+# --- Throughput buckets and priority-based execution (issue 47): the SDK's
+# throughput_bucket= and priority= keyword arguments, enforced.
+
+
+def admin_throughput(server, database_id, container_id, body):
+    """Orrery's admin call PUT /_orrery/dbs/{db}/colls/{c}/throughput, signed with
+    resource type _orrery and the path as the link (README, Admin calls): where buckets
+    are configured (the service configures them in its control plane)."""
+    import base64
+    import hashlib
+    import hmac
+    import urllib.parse
+    from email.utils import formatdate
+
+    import requests
+
+    from orrery_server import KEY
+
+    link = f"_orrery/dbs/{database_id}/colls/{container_id}/throughput"
+    date = formatdate(usegmt=True)
+    text = f"put\n_orrery\n{link}\n{date.lower()}\n\n"
+    signature = base64.b64encode(hmac.new(base64.b64decode(KEY), text.encode(), hashlib.sha256).digest()).decode()
+    return requests.put(
+        f"{server.endpoint}{link}",
+        json=body,
+        headers={"authorization": urllib.parse.quote(f"type=master&ver=1.0&sig={signature}", safe=""), "x-ms-date": date},
+        timeout=10,
+    )
+
+
+def no_retry_client(server):
+    policy = ConnectionPolicy()
+    policy.RetryOptions = RetryOptions(max_retry_attempt_count=0)
+    return sync_client(server, WireLog(limit=20000), connection_policy=policy)
+
+
+def test_a_throughput_bucket_is_throttled_at_its_share_with_substatus_3212(enforcing_server):
+    client = no_retry_client(enforcing_server)
+    db = client.create_database(unique_id("bkt"))
+    try:
+        container = db.create_container(id="c", partition_key=PartitionKey(path="/pk"), offer_throughput=400)
+        configured = admin_throughput(enforcing_server, db.id, "c", {"throughputBuckets": [{"id": 2, "maxThroughputPercentage": 10}]})
+        assert configured.status_code == 200, configured.text
+        admitted = 0
+        with pytest.raises(exceptions.CosmosHttpResponseError) as e:
+            for i in range(40):  # bucket 2 may spend 40 of the partition's 400 RU/s
+                container.create_item({"id": f"b{i}", "pk": "p", "pad": PAD}, throughput_bucket=2)
+                admitted += 1
+        assert e.value.status_code == 429 and e.value.sub_status == 3212, (e.value.status_code, e.value.sub_status)
+        assert 2 <= admitted <= 12, admitted
+        assert client.wire.exchanges[-1]["request_headers"]["x-ms-cosmos-throughput-bucket"] == "2"
+        # The partition's budget is not spent: no bucket, or another bucket, goes on.
+        container.create_item({"id": "free", "pk": "p", "pad": PAD})
+        container.create_item({"id": "other", "pk": "p", "pad": PAD}, throughput_bucket=4)
+        with pytest.raises(exceptions.CosmosHttpResponseError) as e:
+            container.create_item({"id": "bad", "pk": "p"}, throughput_bucket=7)
+        assert e.value.status_code == 400
+    finally:
+        client.delete_database(db.id)
+
+
+def test_low_priority_requests_are_throttled_before_high_priority_ones(enforcing_server):
+    client = no_retry_client(enforcing_server)
+    db = client.create_database(unique_id("prio"))
+    try:
+        container = db.create_container(id="c", partition_key=PartitionKey(path="/pk"), offer_throughput=400)
+        outcome = {"High": [0, 0], "Low": [0, 0]}  # [succeeded, throttled]
+        deadline = time.monotonic() + 1.5
+        i = 0
+        while time.monotonic() < deadline:
+            for priority in ("High", "Low"):
+                try:
+                    container.create_item({"id": f"{priority}{i}", "pk": "p", "pad": PAD}, priority=priority)
+                    outcome[priority][0] += 1
+                except exceptions.CosmosHttpResponseError as e:
+                    assert e.status_code == 429, e
+                    outcome[priority][1] += 1
+            i += 1
+        assert outcome["High"][1] + outcome["Low"][1] > 0, outcome
+        assert outcome["Low"][1] > outcome["High"][1], outcome
+        assert outcome["High"][0] > outcome["Low"][0], outcome
+        sent = {e["request_headers"].get("x-ms-cosmos-priority-level") for e in client.wire.exchanges}
+        assert {"High", "Low"} <= sent
+    finally:
+        time.sleep(1.2)  # the budget refills before the database is dropped
+        client.delete_database(db.id)
