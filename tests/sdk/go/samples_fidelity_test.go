@@ -38,6 +38,8 @@ type sentHeaders struct {
 	hasPartitionKey   bool
 	partitionKey      string
 	indexingDirective string
+	throughputBucket  string // x-ms-cosmos-throughput-bucket ("" when absent)
+	priorityLevel     string // x-ms-cosmos-priority-level ("" when absent)
 }
 
 func (s *headerSpy) Do(req *policy.Request) (*http.Response, error) {
@@ -45,7 +47,8 @@ func (s *headerSpy) Do(req *policy.Request) (*http.Response, error) {
 	_, has := h[http.CanonicalHeaderKey("x-ms-documentdb-partitionkey")]
 	s.mu.Lock()
 	s.seen = append(s.seen, sentHeaders{method: req.Raw().Method, path: req.Raw().URL.Path, hasPartitionKey: has,
-		partitionKey: h.Get("x-ms-documentdb-partitionkey"), indexingDirective: h.Get("x-ms-indexing-directive")})
+		partitionKey: h.Get("x-ms-documentdb-partitionkey"), indexingDirective: h.Get("x-ms-indexing-directive"),
+		throughputBucket: h.Get("x-ms-cosmos-throughput-bucket"), priorityLevel: h.Get("x-ms-cosmos-priority-level")})
 	s.mu.Unlock()
 	return req.Next()
 }

@@ -28,28 +28,15 @@ import com.azure.cosmos.models.SqlParameter;
 import com.azure.cosmos.models.SqlQuerySpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
 import java.lang.reflect.Method;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import orrery.sdk.scenarios.ScenarioDriver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -515,44 +502,5 @@ class SamplesFidelityTest extends ServerTest {
         assertTrue(paths.contains("/secret/*"), paths.toString());
         assertEquals(600, read.getDefaultTimeToLiveInSeconds());
         assertEquals(props.getResourceId(), read.getResourceId());
-    }
-
-    /** Requests the SDK cannot make: signed with the master key as the REST API documents. */
-    static final class Rest {
-        private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        private static final DateTimeFormatter RFC1123 =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
-
-        private Rest() {}
-
-        /**
-         * authorization = URL-encoded "type=master&ver=1.0&sig=" + base64(HMAC-SHA256(key,
-         * verb + "\n" + resourceType + "\n" + resourceLink + "\n" + date + "\n\n")), verb and
-         * date lowercased.
-         */
-        static HttpResponse<String> send(OrreryServer server, String verb, String path, String resourceType,
-                                         String resourceLink, Map<String, String> headers, String body)
-            throws IOException, InterruptedException {
-            String date = ZonedDateTime.now(ZoneOffset.UTC).format(RFC1123);
-            String text = verb.toLowerCase(Locale.ROOT) + "\n" + resourceType + "\n" + resourceLink + "\n"
-                + date.toLowerCase(Locale.ROOT) + "\n\n";
-            String signature;
-            try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(Base64.getDecoder().decode(Sdk.KEY), "HmacSHA256"));
-                signature = Base64.getEncoder().encodeToString(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
-            } catch (java.security.GeneralSecurityException e) {
-                throw new IllegalStateException(e);
-            }
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.endpoint() + path))
-                .timeout(Duration.ofSeconds(30))
-                .header("x-ms-date", date)
-                .header("authorization", URLEncoder.encode("type=master&ver=1.0&sig=" + signature, StandardCharsets.UTF_8))
-                .method(verb, body == null ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-            if (body != null && !headers.containsKey("Content-Type")) b.header("Content-Type", "application/json");
-            headers.forEach(b::header);
-            return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        }
     }
 }
