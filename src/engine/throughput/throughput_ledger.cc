@@ -100,20 +100,27 @@ std::optional<ThroughputLedger::Throttle> ThroughputLedger::Admit(uint32_t parti
   std::shared_lock lock(mutex_);
   Entry* entry = Find(partition);
   if (entry == nullptr || entry->budget == nullptr) return std::nullopt;
-  // The bucket first: it reserves nothing, where the partition's admission does.
+  return AdmitTo(*entry, now, request, /*reserve=*/true);
+}
+
+std::optional<ThroughputLedger::Throttle> ThroughputLedger::AdmitTo(Entry& entry, TimePoint now,
+                                                                    const RequestClass& request,
+                                                                    bool reserve) {
+  // The bucket first: it reserves nothing, where the partition's admission may.
   std::optional<Throttle> throttle;
-  if (PartitionBudget* bucket = BucketOf(*entry, request)) {
+  if (PartitionBudget* bucket = BucketOf(entry, request)) {
     if (std::optional<int64_t> wait = bucket->Check(now)) {
       throttle = Throttle{*wait, kThroughputBucketExceeded};
     }
   }
   if (!throttle) {
-    std::optional<int64_t> wait = request.priority == PriorityLevel::kLow
-                                      ? entry->budget->AdmitLowPriority(now)
-                                      : entry->budget->Admit(now);
+    const bool low = request.priority == PriorityLevel::kLow;
+    std::optional<int64_t> wait =
+        reserve ? (low ? entry.budget->AdmitLowPriority(now) : entry.budget->Admit(now))
+                : (low ? entry.budget->CheckLowPriority(now) : entry.budget->Check(now));
     if (wait) throttle = Throttle{*wait};
   }
-  if (throttle) entry->throttled.fetch_add(1, std::memory_order_relaxed);
+  if (throttle) entry.throttled.fetch_add(1, std::memory_order_relaxed);
   return throttle;
 }
 
@@ -147,21 +154,8 @@ std::optional<ThroughputLedger::Throttle> ThroughputLedger::AdmitAll(
   for (uint32_t number : partitions) {
     Entry* entry = Find(number);
     if (entry == nullptr || entry->budget == nullptr) continue;
-    std::optional<Throttle> throttle;
-    if (PartitionBudget* bucket = BucketOf(*entry, request)) {
-      if (std::optional<int64_t> wait = bucket->Check(now)) {
-        throttle = Throttle{*wait, kThroughputBucketExceeded};
-      }
-    }
-    if (!throttle) {
-      std::optional<int64_t> wait = request.priority == PriorityLevel::kLow
-                                        ? entry->budget->CheckLowPriority(now)
-                                        : entry->budget->Check(now);
-      if (wait) throttle = Throttle{*wait};
-    }
-    if (!throttle) continue;
-    entry->throttled.fetch_add(1, std::memory_order_relaxed);
-    if (!longest || throttle->wait_ms > longest->wait_ms) longest = throttle;
+    std::optional<Throttle> throttle = AdmitTo(*entry, now, request, /*reserve=*/false);
+    if (throttle && (!longest || throttle->wait_ms > longest->wait_ms)) longest = throttle;
   }
   return longest;
 }

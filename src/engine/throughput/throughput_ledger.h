@@ -90,6 +90,10 @@ class ThroughputLedger {
   // exclusively.
   void ProvisionBuckets(TimePoint now);
   static PartitionBudget* BucketOf(const Entry& entry, const RequestClass& request);
+  // Admission of `request` to one partition: its bucket's, then its budget's for its
+  // priority (reserving an average charge when `reserve`), counting a 429.
+  static std::optional<Throttle> AdmitTo(Entry& entry, TimePoint now, const RequestClass& request,
+                                         bool reserve);
   std::vector<ThroughputBucket> buckets_;
 
   mutable std::shared_mutex mutex_;  // guards the map, not the entries
