@@ -8,15 +8,18 @@ JOBS        ?= $(shell nproc)
 PORT        ?= 8081
 ARGS        ?=
 
-# Debian 12 packages the build and the tests need. `make deps` installs only the
-# missing ones.
-DEB_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
+# Debian 12 packages. `make run` installs only what building and serving the server
+# needs (SERVE_PACKAGES); the tests, the benchmarks, the sanitizer build (clang) and
+# `make format` need TEST_PACKAGES as well. `make deps` installs only the missing ones.
+SERVE_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   curl patch xz-utils liblz4-dev libzstd-dev libsnappy-dev zlib1g-dev libbz2-dev \
-  librocksdb-dev libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
-  libgtest-dev libgmock-dev libbenchmark-dev libpcre2-dev libstemmer-dev libhnswlib-dev \
-  libmimalloc-dev \
-  clang-format \
+  libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
+  libpcre2-dev libstemmer-dev libhnswlib-dev libmimalloc-dev
+TEST_PACKAGES := libgtest-dev libgmock-dev libbenchmark-dev clang-format \
   clang libclang-rt-14-dev
+# Debian's own RocksDB, linked only with `ROCKSDB_DIR=` (below).
+DEBIAN_ROCKSDB_PACKAGES = $(if $(ROCKSDB_DIR),,librocksdb-dev)
+DEB_PACKAGES = $(SERVE_PACKAGES) $(TEST_PACKAGES) $(DEBIAN_ROCKSDB_PACKAGES)
 # The browser tests of the Data Explorer drive Debian's Chromium (playwright-core).
 BROWSER_PACKAGES := chromium
 # Only the HTTP benchmarks need these (`make bench`, `make bench-throughput`).
@@ -43,8 +46,10 @@ all: build
 
 deps: apt-deps npm-deps
 
+# APT_PACKAGES: what this call installs (all of DEB_PACKAGES unless told otherwise).
+APT_PACKAGES ?= $(DEB_PACKAGES)
 apt-deps:
-	@missing=""; for p in $(DEB_PACKAGES) $(NODE_PACKAGES) $(EXTRA_PACKAGES); do \
+	@missing=""; for p in $(APT_PACKAGES) $(NODE_PACKAGES) $(EXTRA_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -65,18 +70,31 @@ rocksdb: apt-deps
 	  JOBS=$(JOBS) sh third_party/rocksdb/build.sh "$(ROCKSDB_PREFIX)"; \
 	fi
 
+# Whether the build directory builds the unit tests and benchmarks: ON for everything
+# but `make run`, which configures a new directory without them (it installs no test
+# package) and keeps whatever an existing one has; a later `make build` turns them on
+# in the same directory (what is built stays built).
+WITH_TESTS ?= ON
 # Configures once, and again whenever the build directory was configured against
-# another RocksDB (a directory from before the release build, or ROCKSDB_DIR changed).
+# another RocksDB (a directory from before the release build, or ROCKSDB_DIR changed) or
+# without the tests a target needs.
 configure: rocksdb
-	@if [ ! -f $(BUILD_DIR)/CMakeCache.txt ] || \
-	    ! grep -qx 'RocksDB_DIR:[A-Z]*=$(or $(ROCKSDB_DIR),.*)' $(BUILD_DIR)/CMakeCache.txt; then \
-	  cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(ROCKSDB_ARG); \
+	@cache=$(BUILD_DIR)/CMakeCache.txt; tests=$(WITH_TESTS); \
+	if [ "$$tests" = KEEP ]; then \
+	  tests=$$(sed -n 's/^ORRERY_BUILD_TESTS:BOOL=//p' $$cache 2>/dev/null); tests=$${tests:-OFF}; \
+	fi; \
+	if [ ! -f $$cache ] || ! grep -qx 'RocksDB_DIR:[A-Z]*=$(or $(ROCKSDB_DIR),.*)' $$cache || \
+	    ! grep -qx "ORRERY_BUILD_TESTS:BOOL=$$tests" $$cache; then \
+	  cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(ROCKSDB_ARG) \
+	    -DORRERY_BUILD_TESTS=$$tests -DORRERY_BUILD_BENCH=$$tests; \
 	fi
 
 build: apt-deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The server alone: `make run` needs none of the test binaries.
+# The server alone: `make run` needs none of the test binaries, nor their packages.
+run build-server: WITH_TESTS = KEEP
+run build-server: APT_PACKAGES = $(SERVE_PACKAGES) $(DEBIAN_ROCKSDB_PACKAGES)
 build-server: apt-deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target orrery
 
@@ -128,40 +146,45 @@ test-sdk: $(SDK_TESTS)
 
 test: deps build unit-test e2e-test test-sdk test-load fuzz test-asan e2e-asan-smoke
 
-# Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
-test-asan: apt-deps rocksdb
-	cmake -S . -B $(ASAN_DIR) -G "$(GENERATOR)" -DCMAKE_BUILD_TYPE=Debug \
-	  -DORRERY_SANITIZE=address,undefined -DORRERY_BUILD_BENCH=OFF $(ROCKSDB_ARG)
+# One sanitizer build serves three checks, where there were a gcc and a clang build of
+# much of the same code: clang with AddressSanitizer, UndefinedBehaviorSanitizer and
+# libFuzzer's coverage instrumentation, at -O1 with assertions on (no NDEBUG), of the
+# unit tests, the server and the fuzz targets.
+ASAN_DIR ?= build-asan
+FUZZ_DIR ?= $(ASAN_DIR)
+.PHONY: sanitizer-build
+sanitizer-build: apt-deps rocksdb
+	CC=clang CXX=clang++ cmake -S . -B $(ASAN_DIR) -G "$(GENERATOR)" $(ROCKSDB_ARG) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+	  -DORRERY_FUZZ=ON -DORRERY_SANITIZE=fuzzer-no-link,address,undefined \
+	  -DORRERY_BUILD_TESTS=ON -DORRERY_BUILD_BENCH=OFF
 	cmake --build $(ASAN_DIR) -j $(JOBS)
+
+# Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan: sanitizer-build
 	$(call ctest_in,$(ASAN_DIR),600)
 
 # A short e2e run against the sanitizer build of the server: any ASan or UBSan report
 # aborts the server, which fails the tests talking to it. (Leaks are left to the unit
 # tests under ASan: the server's exit status is not checked by the e2e harness.)
 E2E_SMOKE := items batch patch change_feed query_pipeline bad_input splits deep_input
-e2e-asan-smoke: test-asan npm-deps
+e2e-asan-smoke: sanitizer-build npm-deps
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ORRERY_BIN=$(CURDIR)/$(ASAN_DIR)/orrery ORRERY_E2E_STORAGE=memory \
 	  sh tests/e2e/run.sh $(foreach t,$(E2E_SMOKE),tests/e2e/$(t).test.mjs)
 
-# The libFuzzer targets in fuzz/ (clang, ASan and UBSan), each for FUZZ_SECONDS from a
-# scratch copy of its seed corpus in fuzz/corpus/<target>/ (which stays as it is): the
+# The libFuzzer targets in fuzz/ (the sanitizer build above), each for FUZZ_SECONDS from
+# a scratch copy of its seed corpus in fuzz/corpus/<target>/ (which stays as it is): the
 # query parser/binder/evaluator, JSON bodies, partition key headers, and whole
 # requests through api::Service (authorization, paths, handlers), and raw bytes over
 # loopback TCP into the HTTP server (parser, session limits, pipelining). Any crash, sanitizer
 # report, leak (but RocksDB's own at exit: fuzz/lsan.supp), >10 s input or >2 GB RSS
 # fails; the reproducer is left in $(FUZZ_DIR)/artifacts/.
-FUZZ_DIR     ?= build-fuzz
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS ?= query_parser query_grammar json json_deep partition_key service http
 
 .PHONY: fuzz
-fuzz: apt-deps rocksdb
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -G "$(GENERATOR)" $(ROCKSDB_ARG) \
-	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORRERY_FUZZ=ON \
-	  -DORRERY_SANITIZE=fuzzer-no-link,address,undefined \
-	  -DORRERY_BUILD_TESTS=OFF -DORRERY_BUILD_BENCH=OFF
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(addprefix orrery_,$(addsuffix _fuzz,$(FUZZ_TARGETS)))
+fuzz: sanitizer-build
 	@mkdir -p $(FUZZ_DIR)/artifacts; \
 	for target in $(FUZZ_TARGETS); do \
 	  corpus=$$(mktemp -d); cp fuzz/corpus/$$target/* "$$corpus"/; \

@@ -104,7 +104,10 @@ Result<Container::PurgeCount> Container::PurgeDeletedPartitions(size_t max_items
     marks = state.partition_deletes;
   }
   const uint32_t n = settings_.number;
-  for (const auto& [epk, mark] : marks) {
+  for (const auto& entry : marks) {
+    // Named copies: clang 14 lets no lambda capture a structured binding (C++20 does).
+    const std::string& epk = entry.first;
+    const uint64_t mark = entry.second;
     // Every write below the mark is in the store: what the scan misses is not there.
     const bool settled = StableLsn() >= mark;
     const uint32_t partition = settings_.partitions.Owner(epk).number;

@@ -44,3 +44,34 @@ test("make run rebuilds the Data Explorer when its sources change", () => {
   assert.match(bundle[0], /build\/explorer$/);
   assert.ok(lines.indexOf(bundle[0]) < lines.findIndex((l) => l.includes("orrery serve")), "before the server starts");
 });
+
+test("make run installs only what building and serving needs; make build installs the test tools too", () => {
+  const packages = (target) => {
+    const r = spawnSync("make", ["-n", "--no-print-directory", target], { cwd: root, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    const loop = r.stdout.split("\n").find((l) => l.includes("for p in"));
+    assert.ok(loop, r.stdout);
+    return loop.replace(/.*for p in/, "").replace(/; do.*/, "").trim().split(/\s+/);
+  };
+  const serving = packages("run");
+  for (const needed of ["cmake", "libboost-dev", "libssl-dev", "libsimdjson-dev", "libmimalloc-dev"]) {
+    assert.ok(serving.includes(needed), `make run installs ${needed}: ${serving}`);
+  }
+  for (const testOnly of ["clang", "libclang-rt-14-dev", "clang-format", "libgtest-dev", "libbenchmark-dev", "librocksdb-dev"]) {
+    assert.ok(!serving.includes(testOnly), `make run does not install ${testOnly}`);
+  }
+  const building = packages("build");
+  for (const testOnly of ["clang", "libgtest-dev", "libbenchmark-dev"]) {
+    assert.ok(building.includes(testOnly), `make build installs ${testOnly}`);
+  }
+});
+
+test("make run configures a new build directory without the tests, make build with them", () => {
+  const configure = (target) => {
+    const r = spawnSync("make", ["-n", "--no-print-directory", target, "BUILD_DIR=build-does-not-exist"], { cwd: root, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  assert.match(configure("run"), /tests=KEEP/);
+  assert.match(configure("build"), /tests=ON/);
+});
