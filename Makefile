@@ -144,7 +144,21 @@ include $(sort $(wildcard tests/sdk/*/sdk.mk))
 .PHONY: test-sdk
 test-sdk: $(SDK_TESTS)
 
-test: deps build unit-test e2e-test test-sdk test-load fuzz test-asan e2e-asan-smoke
+# The sanitizer build (about 10 minutes of compiling on 2 cores) runs beside the unit,
+# e2e and SDK tests of the release build, which leave much of the CPU idle (servers
+# waiting for timers, SDKs starting): it runs under SCHED_IDLE (chrt -i), so it gets only
+# the CPU time nothing else wants and the tests run as fast as alone. The load test waits
+# for it, so as to measure the server alone; then the checks of the sanitizer build.
+SANITIZER_LOG = $(ASAN_DIR)/sanitizer-build.log
+test: deps build
+	@mkdir -p $(ASAN_DIR); \
+	echo "sanitizer build: started in the background at idle priority (log: $(SANITIZER_LOG))"; \
+	setsid -w chrt -i 0 $(MAKE) --no-print-directory sanitizer-build >$(SANITIZER_LOG) 2>&1 & sanitizer=$$!; \
+	$(MAKE) --no-print-directory unit-test e2e-test test-sdk || { kill -- -$$sanitizer 2>/dev/null; exit 1; }; \
+	echo "waiting for the sanitizer build"; \
+	if ! wait $$sanitizer; then tail -n 60 $(SANITIZER_LOG); echo "sanitizer build failed"; exit 1; fi; \
+	tail -n 1 $(SANITIZER_LOG); \
+	$(MAKE) --no-print-directory test-load fuzz test-asan e2e-asan-smoke
 
 # One sanitizer build serves three checks, where there were a gcc and a clang build of
 # much of the same code: clang with AddressSanitizer, UndefinedBehaviorSanitizer and
