@@ -14,7 +14,7 @@ ARGS        ?=
 SERVE_PACKAGES := build-essential cmake ninja-build pkg-config ccache \
   curl patch xz-utils liblz4-dev libzstd-dev libsnappy-dev zlib1g-dev libbz2-dev \
   libboost-dev libssl-dev libsimdjson-dev libcli11-dev libfmt-dev \
-  libpcre2-dev libstemmer-dev libhnswlib-dev libmimalloc-dev
+  libpcre2-dev libstemmer-dev libhnswlib-dev libmimalloc-dev libmozjs-102-dev
 TEST_PACKAGES := libgtest-dev libgmock-dev libbenchmark-dev clang-format \
   clang libclang-rt-14-dev
 # Debian's own RocksDB, linked only with `ROCKSDB_DIR=` (below).
@@ -188,29 +188,20 @@ e2e-asan-smoke: sanitizer-build npm-deps
 	  sh tests/e2e/run.sh $(foreach t,$(E2E_SMOKE),tests/e2e/$(t).test.mjs)
 
 # The libFuzzer targets in fuzz/ (the sanitizer build above), each for FUZZ_SECONDS from
-# a scratch copy of its seed corpus in fuzz/corpus/<target>/ (which stays as it is): the
-# query parser/binder/evaluator, JSON bodies, partition key headers, and whole
-# requests through api::Service (authorization, paths, handlers), and raw bytes over
-# loopback TCP into the HTTP server (parser, session limits, pipelining). Any crash, sanitizer
-# report, leak (but RocksDB's own at exit: fuzz/lsan.supp), >10 s input or >2 GB RSS
-# fails; the reproducer is left in $(FUZZ_DIR)/artifacts/.
+# a scratch copy of its seed corpus (fuzz/run_one.sh): the query parser/binder/evaluator,
+# JSON bodies, partition key headers, whole requests through api::Service (authorization,
+# paths, handlers), and raw bytes over loopback TCP into the HTTP server (parser, session
+# limits, pipelining). A fuzzer runs on one core: FUZZ_JOBS run at once, each for its full
+# time. Any crash, sanitizer report, leak, hang or RSS past 2 GB fails.
 FUZZ_SECONDS ?= 30
+FUZZ_JOBS ?= $(JOBS)
 FUZZ_TARGETS ?= query_parser query_grammar json json_deep partition_key service http
 
 .PHONY: fuzz
 fuzz: sanitizer-build
-	@mkdir -p $(FUZZ_DIR)/artifacts; \
-	for target in $(FUZZ_TARGETS); do \
-	  corpus=$$(mktemp -d); cp fuzz/corpus/$$target/* "$$corpus"/; \
-	  dict=""; [ -f fuzz/$$target.dict ] && dict="-dict=fuzz/$$target.dict"; \
-	  echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
-	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
-	  ./$(FUZZ_DIR)/orrery_$${target}_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	    -rss_limit_mb=2048 -max_len=16384 $$dict -print_final_stats=1 \
-	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$target- "$$corpus" || { rm -rf "$$corpus"; exit 1; }; \
-	  rm -rf "$$corpus"; \
-	done
+	@mkdir -p $(FUZZ_DIR)/artifacts
+	@printf '%s\n' $(FUZZ_TARGETS) | FUZZ_DIR=$(FUZZ_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  xargs -P $(FUZZ_JOBS) -I{} sh fuzz/run_one.sh {}
 
 # 256 connections of mixed SDK traffic against a fresh server (issue 6): 150 s of
 # warm-up, then 60 s measured: no errors but 429s, p99 and RSS stable.

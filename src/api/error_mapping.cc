@@ -6,49 +6,6 @@
 
 namespace orrery::api {
 
-int HttpStatusOf(StatusCode code) {
-  switch (code) {
-    case StatusCode::kOk:
-      return 200;
-    case StatusCode::kBadRequest:
-      return 400;
-    case StatusCode::kUnauthorized:
-      return 401;
-    case StatusCode::kForbidden:
-      return 403;
-    case StatusCode::kNotFound:
-      return 404;
-    case StatusCode::kMethodNotAllowed:
-      return 405;
-    case StatusCode::kRequestTimeout:
-      return 408;
-    case StatusCode::kConflict:
-      return 409;
-    case StatusCode::kGone:
-      return 410;
-    case StatusCode::kPreconditionFailed:
-      return 412;
-    case StatusCode::kEntityTooLarge:
-      return 413;
-    case StatusCode::kLocked:
-      return 423;
-    case StatusCode::kTooManyRequests:
-      return 429;
-    case StatusCode::kServiceUnavailable:
-      return 503;
-    case StatusCode::kInsufficientStorage:
-      // RFC 4918 §11.5. The service never reports a full disk; its nearest answer, 403
-      // for a storage quota, is a client error. @azure/cosmos 4.10.1 neither retries a
-      // 507 nor hides it: the caller gets an error with code 507.
-      return 507;
-    case StatusCode::kInternal:
-    case StatusCode::kIoError:
-    case StatusCode::kCorruption:
-      return 500;
-  }
-  return 500;
-}
-
 const char* ErrorCodeName(int http_status) {
   switch (http_status) {
     case 400:
@@ -75,6 +32,8 @@ const char* ErrorCodeName(int http_status) {
       return "Locked";
     case 429:
       return "TooManyRequests";
+    case 449:
+      return "RetryWith";
     case 503:
       return "ServiceUnavailable";
     case 507:

@@ -10,7 +10,6 @@
 
 namespace orrery::api {
 
-int HttpStatusOf(StatusCode code);
 // The reason phrase without spaces, as the service writes in "code".
 const char* ErrorCodeName(int http_status);
 

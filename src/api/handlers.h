@@ -22,6 +22,10 @@ HandlerResult HandleContainer(const RequestContext& ctx);  // GET, PUT, DELETE
 HandlerResult HandleItemFeed(const RequestContext& ctx);  // POST create/upsert/query; GET feed
 HandlerResult HandleItem(const RequestContext& ctx);      // GET, PUT, DELETE
 
+// /dbs/{db}/colls/{c}/sprocs|triggers|udfs and .../{id}
+HandlerResult HandleScriptFeed(const RequestContext& ctx);  // GET list, POST create/query
+HandlerResult HandleScript(const RequestContext& ctx);      // GET, PUT, DELETE; POST executes
+
 // POST /dbs/{db}/colls/{c}/operations/partitionkeydelete
 HandlerResult HandlePartitionKeyDelete(const RequestContext& ctx);
 

@@ -52,6 +52,11 @@ inline constexpr const char* kEndEpk = "x-ms-end-epk";
 inline constexpr const char* kReadKeyType = "x-ms-read-key-type";
 inline constexpr const char* kIsUpsert = "x-ms-documentdb-is-upsert";
 inline constexpr const char* kIndexingDirective = "x-ms-indexing-directive";
+// Server-side scripts: console.log on (request) and its output (response, percent-encoded).
+inline constexpr const char* kScriptEnableLogging = "x-ms-documentdb-script-enable-logging";
+inline constexpr const char* kScriptLogResults = "x-ms-documentdb-script-log-results";
+inline constexpr const char* kPreTriggerInclude = "x-ms-documentdb-pre-trigger-include";
+inline constexpr const char* kPostTriggerInclude = "x-ms-documentdb-post-trigger-include";
 inline constexpr const char* kPriorityLevel = "x-ms-cosmos-priority-level";
 inline constexpr const char* kThroughputBucket = "x-ms-cosmos-throughput-bucket";
 inline constexpr const char* kIsQuery = "x-ms-documentdb-isquery";

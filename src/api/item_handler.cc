@@ -14,6 +14,7 @@
 #include "api/response.h"
 #include "common/encoding.h"
 #include "engine/query_work.h"
+#include "engine/script_execution.h"
 #include "engine/throughput/cost_model.h"
 #include "json/json.h"
 
@@ -81,6 +82,79 @@ Result<std::optional<bool>> IndexingDirective(const RequestContext& ctx) {
                             " is invalid: it must be Include, Exclude or Default.");
 }
 
+// The triggers a write names: at most one of each kind (the service's limit), each one
+// the container has. Errors: BadRequest, NotFound.
+struct NamedTriggers {
+  std::optional<json::Value> pre;
+  std::optional<json::Value> post;
+  bool any() const { return pre || post; }
+};
+
+Result<std::optional<json::Value>> NamedTrigger(const RequestContext& ctx,
+                                                const engine::Container& container,
+                                                const char* header) {
+  const std::string* value = ctx.Header(header);
+  if (value == nullptr) return std::optional<json::Value>();
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= value->size()) {
+    const size_t comma = std::min(value->find(',', start), value->size());
+    std::string name = value->substr(start, comma - start);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (!name.empty()) names.push_back(std::move(name));
+    start = comma + 1;
+  }
+  if (names.empty()) return std::optional<json::Value>();
+  if (names.size() > 1) {
+    return Status::BadRequest(std::string("At most one pre-trigger and one post-trigger can run "
+                                          "with an operation; ") +
+                              header + " names " + std::to_string(names.size()) + ".");
+  }
+  Result<json::Value> trigger = container.ReadScript(engine::ScriptType::kTrigger, names[0]);
+  if (!trigger.ok() && trigger.status().IsNotFound()) {
+    return Status::NotFound("The trigger '" + names[0] + "' named in " + header +
+                            " does not exist in this container.");
+  }
+  ORRERY_RETURN_IF_ERROR(trigger.status());
+  return std::optional<json::Value>(std::move(*trigger));
+}
+
+Result<NamedTriggers> NamedTriggersOf(const RequestContext& ctx,
+                                      const engine::Container& container) {
+  NamedTriggers out;
+  ORRERY_ASSIGN_OR_RETURN(out.pre, NamedTrigger(ctx, container, headers::kPreTriggerInclude));
+  ORRERY_ASSIGN_OR_RETURN(out.post, NamedTrigger(ctx, container, headers::kPostTriggerInclude));
+  return out;
+}
+
+// A write or delete with its triggers: one transaction (engine/script_execution.h). The
+// charge is the operation's and the triggers' runs.
+HandlerResult TriggeredWrite(const RequestContext& ctx, engine::Container& container,
+                             engine::TriggeredOperation operation, const NamedTriggers& triggers) {
+  using Kind = engine::TriggeredOperation::Kind;
+  operation.pre_trigger = triggers.pre ? &*triggers.pre : nullptr;
+  operation.post_trigger = triggers.post ? &*triggers.post : nullptr;
+  operation.alt_link = AltContentPath(container.settings());
+  ORRERY_ASSIGN_OR_RETURN(engine::TriggeredRun run, engine::ExecuteTriggered(container, operation));
+  if (run.failed) {
+    container.ChargeRequest(operation.partition_key, throughput::RoundCharge(run.triggers_charge),
+                            ctx.request_class);
+    return engine::StatusOfFailedScript(*run.failed);
+  }
+  const engine::ItemResult& item = run.item;
+  const bool replaced =
+      operation.kind == Kind::kReplace || (operation.kind == Kind::kUpsert && !item.created);
+  const double own = operation.kind == Kind::kDelete
+                         ? throughput::DeleteCharge(item.bytes, item.index)
+                     : replaced ? throughput::ReplaceCharge(item.bytes, item.index)
+                                : throughput::CreateCharge(item.bytes, item.index);
+  const double charge = throughput::RoundCharge(own + run.triggers_charge);
+  container.ChargeRequest(operation.partition_key, charge, ctx.request_class);
+  const int status = operation.kind == Kind::kDelete ? 204 : item.created ? 201 : 200;
+  return ItemResponse(ctx, container, status, std::move(run.item), charge);
+}
+
 HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
                         engine::WriteKind kind) {
   engine::ItemWriteRequest request;
@@ -92,6 +166,20 @@ HandlerResult WriteItem(const RequestContext& ctx, engine::Container& container,
   request.if_match = ctx.OptionalHeader(headers::kIfMatch);
   if (kind == engine::WriteKind::kReplace) {
     request.url_id = ctx.path.segments[5];
+  }
+  ORRERY_ASSIGN_OR_RETURN(NamedTriggers triggers, NamedTriggersOf(ctx, container));
+  if (triggers.any()) {
+    using Kind = engine::TriggeredOperation::Kind;
+    engine::TriggeredOperation operation;
+    operation.kind = kind == engine::WriteKind::kCreate   ? Kind::kCreate
+                     : kind == engine::WriteKind::kUpsert ? Kind::kUpsert
+                                                          : Kind::kReplace;
+    operation.partition_key = request.partition_key;
+    operation.id = std::string(request.url_id);
+    operation.body = ctx.request.body;
+    operation.if_match = request.if_match;
+    operation.indexing_directive = request.indexing_directive;
+    return TriggeredWrite(ctx, container, std::move(operation), triggers);
   }
   ORRERY_ASSIGN_OR_RETURN(engine::ItemResult item, container.WriteItem(request));
   const bool replaced =
@@ -290,12 +378,27 @@ HandlerResult HandleItem(const RequestContext& ctx) {
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
     ORRERY_RETURN_IF_ERROR(container->AdmitRequest(key, ctx.request_class));
     std::optional<std::string> if_match = ctx.OptionalHeader(headers::kIfMatch);
+    ORRERY_ASSIGN_OR_RETURN(NamedTriggers triggers, NamedTriggersOf(ctx, *container));
+    if (triggers.any()) {
+      engine::TriggeredOperation operation;
+      operation.kind = engine::TriggeredOperation::Kind::kDelete;
+      operation.partition_key = key;
+      operation.id = id;
+      operation.if_match = if_match;
+      return TriggeredWrite(ctx, *container, std::move(operation), triggers);
+    }
     ORRERY_ASSIGN_OR_RETURN(engine::ItemResult deleted, container->DeleteItem(key, id, if_match));
     const double charge = throughput::DeleteCharge(deleted.bytes, deleted.index);
     container->ChargeRequest(key, charge, ctx.request_class);
     return ItemResponse(ctx, *container, 204, std::move(deleted), charge);
   }
   if (method == "PATCH") {
+    ORRERY_ASSIGN_OR_RETURN(NamedTriggers triggers, NamedTriggersOf(ctx, *container));
+    if (triggers.any()) {
+      return Status::BadRequest(
+          "Orrery runs triggers with creates, upserts, replaces and deletes, not with patch "
+          "operations: the patch was not carried out.");
+    }
     ORRERY_ASSIGN_OR_RETURN(partition::PartitionKeyValue key, PointPartitionKey(ctx, *container));
     // The JS SDK sends no content type on PATCH: the body is read as JSON whatever it says.
     ORRERY_ASSIGN_OR_RETURN(json::Value body, json::Parse(ctx.request.body));

@@ -32,6 +32,21 @@ void ResolveItemRid(const engine::Account& account, RidPath& path) {
   }
 }
 
+// Replaces the script rid of `path.named` (dbs/{db}/colls/{c}/sprocs/{rid}, ...) by the
+// script's id.
+void ResolveScriptRid(const engine::Account& account, RidPath& path) {
+  std::vector<std::string>& s = path.named.segments;
+  Result<std::shared_ptr<engine::Container>> container = account.GetContainer(s[1], s[3]);
+  if (!container.ok()) return;
+  Result<std::optional<std::string>> id =
+      (*container)->ScriptIdOfRid(*engine::ScriptTypeOfSegment(s[4]), s[5]);
+  if (id.ok() && *id) {
+    s[5] = std::move(**id);
+  } else {
+    path.item_missing = true;
+  }
+}
+
 }  // namespace
 
 std::optional<RidPath> ResolveRidPath(const engine::Account& account, const ResourcePath& path) {
@@ -52,6 +67,7 @@ std::optional<RidPath> ResolveRidPath(const engine::Account& account, const Reso
       if (std::optional<std::string> container = IdOfRid(*containers, s[3])) {
         out.named.segments[3] = *container;
         if (s.size() >= 6 && s[4] == "docs") ResolveItemRid(account, out);
+        if (s.size() >= 6 && engine::ScriptTypeOfSegment(s[4])) ResolveScriptRid(account, out);
       }
     }
   }

@@ -18,8 +18,8 @@ namespace orrery::api {
 struct RidPath {
   ResourcePath named;       // the same request addressed by names
   std::string signed_link;  // what the signature covers: the lowercased rid
-  // An item rid that names no item of the container (deleted since, or never one): the
-  // request is answered 404 once authenticated, whatever its verb.
+  // An item or script rid that names none of the container's (deleted since, or never
+  // one): the request is answered 404 once authenticated, whatever its verb.
   bool item_missing = false;
 };
 

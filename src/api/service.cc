@@ -17,6 +17,7 @@
 #include "common/crypto.h"
 #include "common/encoding.h"
 #include "common/log.h"
+#include "engine/script_catalog.h"
 #include "engine/throughput/cost_model.h"
 
 namespace orrery::api {
@@ -34,10 +35,11 @@ bool IsWrite(const http::Request& request, const RequestContext& ctx) {
 // The service's resources Orrery does not serve yet, by the path segment naming them.
 const char* UnsupportedFeature(std::string_view segment) {
   static constexpr std::pair<std::string_view, const char*> kFeatures[] = {
-      {"sprocs", "Stored procedures"},    {"triggers", "Triggers"},
-      {"udfs", "User-defined functions"}, {"users", "Users"},
-      {"permissions", "Permissions"},     {"conflicts", "Conflicts"},
-      {"attachments", "Attachments"},     {"clientencryptionkeys", "Client encryption keys"},
+      {"users", "Users"},
+      {"permissions", "Permissions"},
+      {"conflicts", "Conflicts"},
+      {"attachments", "Attachments"},
+      {"clientencryptionkeys", "Client encryption keys"},
   };
   for (const auto& [name, feature] : kFeatures) {
     if (segment == name) return feature;
@@ -49,8 +51,8 @@ const char* UnsupportedFeature(std::string_view segment) {
 // than that the resource does not exist (which would send a user looking for it).
 std::optional<Status> NotSupportedYet(const ResourcePath& path) {
   const auto& s = path.segments;
-  // dbs/{db}/users[/{user}[/permissions[/{p}]]], dbs/{db}/colls/{c}/sprocs|triggers|udfs|
-  // conflicts[/{id}], dbs/{db}/colls/{c}/docs/{id}/attachments[/{id}]
+  // dbs/{db}/users[/{user}[/permissions[/{p}]]], dbs/{db}/colls/{c}/conflicts[/{id}],
+  // dbs/{db}/colls/{c}/docs/{id}/attachments[/{id}]
   const bool under_database = s.size() >= 3 && s.size() <= 6 && s[2] != "colls";
   const bool under_container = s.size() >= 5 && s.size() <= 6 && s[2] == "colls" && s[4] != "docs";
   const bool under_item = s.size() >= 7 && s.size() <= 8 && s[2] == "colls" && s[4] == "docs";
@@ -273,9 +275,11 @@ HandlerResult Service::Dispatch(const http::Request& request, const ResourcePath
       if (s[2] != "colls") return UnknownPath(path, request);
       if (s[4] == "docs") return HandleItemFeed(ctx);
       if (s[4] == "pkranges") return HandlePartitionKeyRanges(ctx);
+      if (engine::ScriptTypeOfSegment(s[4])) return HandleScriptFeed(ctx);
       return UnknownPath(path, request);
     case 6:
       if (s[2] == "colls" && s[4] == "docs") return HandleItem(ctx);
+      if (s[2] == "colls" && engine::ScriptTypeOfSegment(s[4])) return HandleScript(ctx);
       if (IsContainerOperation(path) && s[5] == "partitionkeydelete") {
         return HandlePartitionKeyDelete(ctx);
       }

@@ -67,7 +67,17 @@ http::WorkKind ClassifyWork(const http::Request& request, const WorkKindOptions&
     return item_feed ? http::WorkKind::kLong : http::WorkKind::kInline;
   }
   if (item) {
+    // A write that names a trigger runs JavaScript.
+    if (request.FindHeader(headers::kPreTriggerInclude) != nullptr ||
+        request.FindHeader(headers::kPostTriggerInclude) != nullptr) {
+      return http::WorkKind::kLong;
+    }
     return options.item_writes_sync ? http::WorkKind::kBlocking : http::WorkKind::kInline;
+  }
+  // A stored procedure's execution runs JavaScript for up to 5 s.
+  if (request.method == "POST" && path.count == 6 && path.segments[2] == "colls" &&
+      path.segments[4] == "sprocs") {
+    return http::WorkKind::kLong;
   }
   // Database, container and offer writes are synced whatever --sync-writes says.
   return http::WorkKind::kBlocking;

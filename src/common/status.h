@@ -25,6 +25,7 @@ enum class StatusCode : uint8_t {
   kPreconditionFailed,  // 412
   kEntityTooLarge,      // 413
   kLocked,              // 423, e.g. a throughput replace while another is pending
+  kRetryWith,           // 449: a concurrent change; the client retries the whole request
   kTooManyRequests,     // 429
   kInternal,            // 500
   kServiceUnavailable,  // 503
@@ -64,6 +65,12 @@ class [[nodiscard]] Status {
   }
   static Status EntityTooLarge(std::string message, int substatus = 0) {
     return Status(StatusCode::kEntityTooLarge, std::move(message), substatus);
+  }
+  static Status RequestTimeout(std::string message) {
+    return Status(StatusCode::kRequestTimeout, std::move(message));
+  }
+  static Status RetryWith(std::string message) {
+    return Status(StatusCode::kRetryWith, std::move(message));
   }
   static Status Locked(std::string message) {
     return Status(StatusCode::kLocked, std::move(message));
@@ -110,6 +117,9 @@ class [[nodiscard]] Status {
   int64_t retry_after_ms_ = 0;
   std::string message_;
 };
+
+// The HTTP status the service answers for `code` (the codes are named after them).
+int HttpStatusOf(StatusCode code);
 
 // A T or a non-OK Status.
 template <typename T>

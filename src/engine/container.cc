@@ -466,6 +466,8 @@ void Container::AddDropToBatch(storage::WriteBatch& batch) const {
                     storage::keys::LogicalPartitionsEnd(settings_.number));
   batch.DeleteRange(CreationContainerBegin(settings_.number),
                     CreationContainerEnd(settings_.number));
+  batch.DeleteRange(storage::keys::ScriptsBegin(settings_.number),
+                    storage::keys::ScriptsEnd(settings_.number));
   batch.Delete(IndexMarkerKey());
   batch.Delete(SizesMarkerKey());
   batch.Delete(CreationMarkerKey());

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -30,6 +31,7 @@
 #include "engine/partition_map.h"
 #include "engine/patch.h"
 #include "engine/path_presence.h"
+#include "engine/script_catalog.h"
 #include "engine/throughput/throughput_ledger.h"
 #include "engine/unique_keys.h"
 #include "index/composite_key.h"
@@ -233,6 +235,12 @@ struct ContainerWriteState {
   // Results kept between query pages (result_cursors.h), shared by the account's
   // containers; null: none kept.
   std::shared_ptr<ResultCursors> result_cursors;
+  // Server-side scripts (container_scripts.cc).
+  ScriptCatalog scripts;
+  // Set once the container has a stored procedure or trigger (never unset): from then
+  // on every write takes its logical partition's lock (LockLogicalPartition), which a
+  // script's transaction holds for its whole run (container_transaction.cc).
+  std::atomic<bool> partition_writes_serialized{false};
   // The partition statistics of a container with so many logical partitions that
   // reading their sizes took long (partition_statistics.cc): served again for a while,
   // so that a Data Explorer polling them, or a Prometheus scrape, does not reread them
@@ -321,6 +329,25 @@ class Container {
                                                          const std::vector<BatchOperation>& ops);
   Result<ItemResult> DeleteItem(const partition::PartitionKeyValue& key, std::string_view id,
                                 std::optional<std::string_view> if_match);
+
+  // Server-side scripts (container_scripts.cc). Errors: BadRequest (id, body, trigger
+  // type or operation, or a body that does not compile: the message says where),
+  // Conflict, NotFound, PreconditionFailed (if_match), Forbidden (past the container's
+  // limit for the type).
+  Result<json::Value> CreateScript(ScriptType type, json::Value body, bool upsert);
+  Result<json::Value> ReadScript(ScriptType type, std::string_view id) const;
+  Result<json::Value> ReplaceScript(ScriptType type, std::string_view id, json::Value body,
+                                    std::optional<std::string> if_match);
+  Status DeleteScript(ScriptType type, std::string_view id, std::optional<std::string> if_match);
+  // In creation order.
+  Result<std::vector<json::Value>> ListScripts(ScriptType type) const;
+  Result<std::optional<std::string>> ScriptIdOfRid(ScriptType type, std::string_view rid) const;
+  size_t ScriptCount(ScriptType type) const;
+
+  // A transaction of one logical partition, what a script's execution writes through
+  // (container_transaction.cc).
+  class Transaction;
+  Result<std::unique_ptr<Transaction>> BeginTransaction(const partition::PartitionKeyValue& key);
   // A lookup through a composite: the item key suffixes of the entries `use` selects,
   // sorted, those after `resume_after` only.
   Status CollectCompositeKeys(const CompositeUse& use, const ReadScope& scope,
@@ -577,6 +604,13 @@ class Container {
                              PendingRecords* pending);
   // Held by writers of containers with unique keys (an empty lock otherwise).
   std::unique_lock<std::mutex> LockLogicalPartition(std::string_view epk) const;
+  // From now on every write takes its logical partition's lock (waits, once, for the
+  // writes in flight that did not). container_transaction.cc.
+  void SerializePartitionWrites();
+  // container_scripts.cc. REQUIRES: write_state_->scripts.mutex held.
+  Status LoadScripts() const;
+  Result<json::Value> StoreScript(ScriptType type, const std::string& id, const std::string& rid,
+                                  json::Value body, ScriptCatalog& catalog);
   // Counts growth for the splitter's bound (ContainerWriteState); true when the bound
   // shows that no logical partition can pass the limit with it.
   bool CountGrowthWithinLimit(int64_t bytes_delta) const;
@@ -829,6 +863,66 @@ class Container {
   struct VectorGraphs;
   static std::shared_ptr<VectorGraphs> MakeVectorGraphs(const query::VectorPolicy& policy);
   std::shared_ptr<VectorGraphs> graphs_;
+};
+
+// The writes of one logical partition made together: a stored procedure's, or an item
+// operation's with its triggers. Each operation sees the transaction's earlier writes;
+// nothing is in the store until Commit, and a transaction destroyed uncommitted leaves
+// nothing. While it is open it holds its logical partition's lock, which every write
+// to the partition takes once the container has scripts (SerializePartitionWrites),
+// and one item stripe, without which the indexing policy cannot change under it.
+// Begun, used and committed on one thread (its LSNs are this thread's CommitScope's).
+class Container::Transaction {
+ public:
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  const partition::PartitionKeyValue& partition_key() const { return key_; }
+  const Container& container() const { return container_; }
+  // Create, upsert or replace (request.kind) of an item of the partition. Errors: as
+  // WriteItem's, and BadRequest for an item of another partition.
+  Result<ItemResult> Write(ItemWriteRequest request);
+  Result<ItemResult> Delete(std::string_view id, std::optional<std::string_view> if_match);
+  Result<ReadResult> Read(std::string_view id, std::optional<std::string_view> if_none_match);
+  // Feeds and queries see the transaction's own writes, as the documented bulk-delete
+  // sample needs (it queries again after deleting what a query found). Before the first
+  // write they are the container's own; after it, they evaluate the partition's items
+  // one by one (no index), paged by position.
+  Result<FeedPage> ReadFeed(int max_items, std::string_view continuation) const;
+  Result<FeedPage> Query(const query::CompiledQuery& query, int max_items,
+                         std::string_view continuation) const;
+  // The item's id of `rid`, if it is an item of this partition.
+  Result<std::optional<std::string>> IdOfRid(std::string_view rid) const;
+  // Writes everything at once. Errors: storage; RetryWith when the container's indexing
+  // policy changed meanwhile (the client runs the request again).
+  Status Commit();
+
+ private:
+  friend class Container;
+  Transaction(Container& container, partition::PartitionKeyValue key, std::string epk);
+  void PoisonIfChanged(size_t batch_count_before, const Status& failure);
+  bool WroteItems() const;
+  // The partition's items as the transaction has written them, in creation order.
+  Result<std::vector<std::string>> DocumentsAsWritten() const;
+  static Result<FeedPage> PageOf(std::vector<std::string> results, int max_items,
+                                 std::string_view continuation);
+
+  Container& container_;
+  partition::PartitionKeyValue key_;
+  std::string epk_;
+  ReadScope scope_;
+  std::shared_lock<std::shared_mutex> split_lock_;
+  std::unique_lock<std::mutex> partition_lock_;
+  std::unique_lock<std::mutex> anchor_lock_;
+  std::shared_ptr<const index::IndexingPolicy> policy_;
+  std::optional<CommitScope> commit_;
+  PendingRecords pending_;
+  storage::WriteBatch batch_;
+  std::vector<std::string> keys_;  // of the items written, for their stripes at commit
+  std::map<std::string, std::string> written_rids_;  // rid -> id of the items written
+  Status poisoned_;  // the failure that left the batch half-made (PoisonIfChanged)
+  bool committed_ = false;
 };
 
 }  // namespace orrery::engine

@@ -15,10 +15,12 @@ constexpr const char* kUniqueViolation = "Unique index constraint violation.";
 
 std::unique_lock<std::mutex> Container::LockLogicalPartition(std::string_view epk) const {
   // Two writes to one logical partition must not claim one unique value at once, nor
+  // write while a script's transaction runs in it (container_transaction.cc), nor
   // both pass a small size limit (above 1 GB a concurrent write may overshoot it by
   // its own size, which is not worth a lock on every write).
   constexpr uint64_t kExactLimitBelow = uint64_t{1} << 30;
-  if (unique_keys_.empty() && settings_.logical_partition_max_bytes >= kExactLimitBelow) {
+  if (unique_keys_.empty() && settings_.logical_partition_max_bytes >= kExactLimitBelow &&
+      !write_state_->partition_writes_serialized.load()) {
     return {};
   }
   auto& stripes = write_state_->partition_stripes;

@@ -49,4 +49,18 @@ std::string PartitionKeyRangeRid(const std::string& container_rid, uint32_t rang
   return Encode(bytes);
 }
 
+std::string TypedChildRid(const std::string& container_rid, uint8_t type, uint64_t number) {
+  std::string bytes = Decode(container_rid);
+  AppendFixed64LE(bytes, (uint64_t{type} << 56) | (number & 0x00FFFFFFFFFFFFFFull));
+  return Encode(bytes);
+}
+
+uint64_t RidOrder(const std::string& rid) {
+  const std::string bytes = Decode(rid);
+  if (bytes.size() != 16) return 0;
+  uint64_t number = 0;
+  for (int i = 7; i >= 0; --i) number = (number << 8) | static_cast<unsigned char>(bytes[8 + i]);
+  return number & 0x00FFFFFFFFFFFFFFull;
+}
+
 }  // namespace orrery::engine

@@ -62,6 +62,21 @@ std::string LogicalPartition(uint32_t container_number, std::string_view epk) {
   return LogicalPartitionsBegin(container_number) + std::string(epk);
 }
 
+std::string Script(uint32_t container_number, char type, std::string_view id) {
+  std::string key = ScriptsBegin(container_number);
+  key += type;
+  key += id;
+  return key;
+}
+
+std::string ScriptsBegin(uint32_t container_number) {
+  std::string key(1, kScriptSpace);
+  AppendFixed32BE(key, container_number);
+  return key;
+}
+
+std::string ScriptsEnd(uint32_t container_number) { return ScriptsBegin(container_number + 1); }
+
 std::string LogicalPartitionsBegin(uint32_t container_number) {
   std::string key(1, kLogicalPartitionSpace);
   AppendFixed32BE(key, container_number);

@@ -33,8 +33,16 @@ inline constexpr char kCreationOrderSpace = '\x15';
 // Items by expiry (own ttl) or by write time (container defaultTtl), for the TTL
 // purge; the encoding below the prefix belongs to src/engine/expiry_index.h.
 inline constexpr char kExpirySpace = '\x16';
+// Server-side scripts (stored procedures, triggers, user-defined functions) by
+// (container, type byte, id) -> the resource's JSON.
+inline constexpr char kScriptSpace = '\x17';
 
 std::string Meta(std::string_view name);
+// A script of a container: `type` is the script type's byte (engine/script_catalog.h).
+std::string Script(uint32_t container_number, char type, std::string_view id);
+// All scripts of a container.
+std::string ScriptsBegin(uint32_t container_number);
+std::string ScriptsEnd(uint32_t container_number);
 std::string Database(std::string_view database_id);
 // All databases: [DatabasesBegin(), DatabasesEnd()).
 std::string DatabasesBegin();

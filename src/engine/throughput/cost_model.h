@@ -59,6 +59,11 @@ inline constexpr double kMetadataWriteCharge = 1.0;
 inline constexpr double kRejectedCharge = 1.0;
 // Query base charge for one partition (ru-model.md a.2 row 13).
 inline constexpr double kQueryBaseCharge = 2.3;
+// A server-side script's run costs a base and its JavaScript CPU time, besides the
+// operations it performs, set so that the REST reference's hello-world stored procedure
+// (7.3 RU, create-a-stored-procedure.md) comes out near it.
+inline constexpr double kScriptBaseCharge = 6.0;
+inline constexpr double kScriptChargePerCpuMillisecond = 1.3;
 inline constexpr double kQueryPerExtraPartitionCharge = 2.5;
 // Loading an item costs mostly per item, a little per byte (ru-model.md a.2 rows 16
 // and 19: 2,000 items of 563 B cost 604 RU, and a query projecting a few fields of a
