@@ -59,9 +59,11 @@ Result<std::unique_ptr<query::CompiledQuery>> CompileQueryBody(const std::string
     }
   }
   if (container == nullptr) return query::Compile(text->as_string(), std::move(parameters));
+  ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<const query::UserFunctions> udfs,
+                          container->UserFunctionsForQueries());
   return query::Compile(text->as_string(), std::move(parameters), container->computed_properties(),
                         &container->vector_policy(), &container->full_text_policy(),
-                        container->coordinate_system());
+                        container->coordinate_system(), udfs.get());
 }
 
 http::Response FeedResponse(const RequestContext& ctx, std::string_view rid,

@@ -343,6 +343,8 @@ class Container {
   Result<std::vector<json::Value>> ListScripts(ScriptType type) const;
   Result<std::optional<std::string>> ScriptIdOfRid(ScriptType type, std::string_view rid) const;
   size_t ScriptCount(ScriptType type) const;
+  // The user-defined functions, for query::Compile.
+  Result<std::shared_ptr<const query::UserFunctions>> UserFunctionsForQueries() const;
 
   // A transaction of one logical partition, what a script's execution writes through
   // (container_transaction.cc).
@@ -609,6 +611,10 @@ class Container {
   void SerializePartitionWrites();
   // container_scripts.cc. REQUIRES: write_state_->scripts.mutex held.
   Status LoadScripts() const;
+  // The script a replace or delete changes. Errors: NotFound, PreconditionFailed.
+  // REQUIRES: write_state_->scripts.mutex held.
+  Result<const json::Value*> ScriptToChange(ScriptType type, std::string_view id,
+                                            const std::optional<std::string>& if_match) const;
   Result<json::Value> StoreScript(ScriptType type, const std::string& id, const std::string& rid,
                                   json::Value body, ScriptCatalog& catalog);
   // Counts growth for the splitter's bound (ContainerWriteState); true when the bound

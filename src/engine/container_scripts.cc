@@ -9,6 +9,7 @@
 #include "engine/resource_id.h"
 #include "json/json.h"
 #include "script/runtime.h"
+#include "script/user_function.h"
 #include "storage/keys.h"
 
 namespace orrery::engine {
@@ -121,6 +122,7 @@ Result<json::Value> Container::StoreScript(ScriptType type, const std::string& i
   batch.Put(storage::keys::Script(settings_.number, InfoOf(type).key_byte, id), json::Write(body));
   ORRERY_RETURN_IF_ERROR(store_.WriteSynced(batch));
   catalog.scripts[type][id] = body;
+  if (type == ScriptType::kUserDefinedFunction) catalog.user_functions.reset();
   if (type != ScriptType::kUserDefinedFunction) SerializePartitionWrites();
   return body;
 }
@@ -135,6 +137,18 @@ Result<json::Value> Container::ReadScript(ScriptType type, std::string_view id) 
   return it->second;
 }
 
+Result<const json::Value*> Container::ScriptToChange(
+    ScriptType type, std::string_view id, const std::optional<std::string>& if_match) const {
+  ORRERY_RETURN_IF_ERROR(LoadScripts());
+  auto& scripts = write_state_->scripts.scripts[type];
+  auto it = scripts.find(id);
+  if (it == scripts.end()) return Status::NotFound(kNotFound);
+  if (if_match && *if_match != "*" && *if_match != it->second.Find("_etag")->as_string()) {
+    return Status::PreconditionFailed(kPreconditionFailed);
+  }
+  return &it->second;
+}
+
 Result<json::Value> Container::ReplaceScript(ScriptType type, std::string_view id, json::Value body,
                                              std::optional<std::string> if_match) {
   ORRERY_RETURN_IF_ERROR(ValidateScript(type, body));
@@ -144,14 +158,8 @@ Result<json::Value> Container::ReplaceScript(ScriptType type, std::string_view i
   }
   ScriptCatalog& catalog = write_state_->scripts;
   std::lock_guard lock(catalog.mutex);
-  ORRERY_RETURN_IF_ERROR(LoadScripts());
-  auto& scripts = catalog.scripts[type];
-  auto it = scripts.find(id);
-  if (it == scripts.end()) return Status::NotFound(kNotFound);
-  if (if_match && *if_match != "*" && *if_match != it->second.Find("_etag")->as_string()) {
-    return Status::PreconditionFailed(kPreconditionFailed);
-  }
-  const std::string rid = it->second.Find("_rid")->as_string();
+  ORRERY_ASSIGN_OR_RETURN(const json::Value* current, ScriptToChange(type, id, if_match));
+  const std::string rid = current->Find("_rid")->as_string();
   return StoreScript(type, std::string(id), rid, std::move(body), catalog);
 }
 
@@ -159,17 +167,12 @@ Status Container::DeleteScript(ScriptType type, std::string_view id,
                                std::optional<std::string> if_match) {
   ScriptCatalog& catalog = write_state_->scripts;
   std::lock_guard lock(catalog.mutex);
-  ORRERY_RETURN_IF_ERROR(LoadScripts());
-  auto& scripts = catalog.scripts[type];
-  auto it = scripts.find(id);
-  if (it == scripts.end()) return Status::NotFound(kNotFound);
-  if (if_match && *if_match != "*" && *if_match != it->second.Find("_etag")->as_string()) {
-    return Status::PreconditionFailed(kPreconditionFailed);
-  }
+  ORRERY_RETURN_IF_ERROR(ScriptToChange(type, id, if_match).status());
   storage::WriteBatch batch;
   batch.Delete(storage::keys::Script(settings_.number, InfoOf(type).key_byte, id));
   ORRERY_RETURN_IF_ERROR(store_.WriteSynced(batch));
-  scripts.erase(it);
+  catalog.scripts[type].erase(std::string(id));
+  if (type == ScriptType::kUserDefinedFunction) catalog.user_functions.reset();
   return Status::Ok();
 }
 
@@ -198,6 +201,21 @@ Result<std::optional<std::string>> Container::ScriptIdOfRid(ScriptType type,
     if (script.Find("_rid")->as_string() == rid) return std::optional<std::string>(id);
   }
   return std::optional<std::string>();
+}
+
+Result<std::shared_ptr<const query::UserFunctions>> Container::UserFunctionsForQueries() const {
+  ScriptCatalog& catalog = write_state_->scripts;
+  std::lock_guard lock(catalog.mutex);
+  ORRERY_RETURN_IF_ERROR(LoadScripts());
+  if (!catalog.user_functions) {
+    auto functions = std::make_shared<query::UserFunctions>();
+    for (const auto& [id, udf] : catalog.scripts[ScriptType::kUserDefinedFunction]) {
+      functions->emplace(id,
+                         std::make_shared<script::UserFunction>(id, udf.Find("body")->as_string()));
+    }
+    catalog.user_functions = std::move(functions);
+  }
+  return catalog.user_functions;
 }
 
 size_t Container::ScriptCount(ScriptType type) const {

@@ -15,6 +15,7 @@
 
 #include "common/status.h"
 #include "json/value.h"
+#include "query/query.h"
 
 namespace orrery::engine {
 
@@ -45,6 +46,8 @@ struct ScriptCatalog {
   bool loaded = false;
   // By type, then id: the resource as stored.
   std::map<ScriptType, std::map<std::string, json::Value, std::less<>>> scripts;
+  // The user-defined functions as queries call them, made on first use after a change.
+  std::shared_ptr<const query::UserFunctions> user_functions;
 };
 
 }  // namespace orrery::engine

@@ -177,11 +177,13 @@ class TransactionHost final : public script::ScriptHost {
         }
       }
       const Container& container = transaction_.container();
+      ORRERY_ASSIGN_OR_RETURN(std::shared_ptr<const query::UserFunctions> udfs,
+                              container.UserFunctionsForQueries());
       ORRERY_ASSIGN_OR_RETURN(
           std::unique_ptr<query::CompiledQuery> query,
           query::Compile(StringMember(request, "query"), std::move(parameters),
                          container.computed_properties(), &container.vector_policy(),
-                         &container.full_text_policy(), container.coordinate_system()));
+                         &container.full_text_policy(), container.coordinate_system(), udfs.get()));
       ORRERY_ASSIGN_OR_RETURN(page, transaction_.Query(*query, page_size, continuation));
       charge_ += FeedPageCharge(page, throughput::kQueryBaseCharge);
     }

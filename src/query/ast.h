@@ -15,6 +15,10 @@
 #include <vector>
 
 #include "json/value.h"
+
+namespace orrery::script {
+class UserFunction;
+}  // namespace orrery::script
 #include "query/token.h"
 
 namespace orrery::query {
@@ -240,11 +244,11 @@ struct ObjectExpr : Expr {
 };
 
 struct CallExpr : Expr {
-  CallExpr(SourceRange r, std::string n, SourceRange nr, bool udf, std::vector<ExprPtr> a)
+  CallExpr(SourceRange r, std::string n, SourceRange nr, bool user, std::vector<ExprPtr> a)
       : Expr(ExprKind::kCall, r),
         name(std::move(n)),
         name_range(nr),
-        is_udf(udf),
+        is_udf(user),
         args(std::move(a)) {
     height = HeightAbove(args);
   }
@@ -253,6 +257,9 @@ struct CallExpr : Expr {
   bool is_udf;
   std::vector<ExprPtr> args;
   const FunctionInfo* function = nullptr;  // binder: the built-in
+  // Compile: the container's user-defined function a udf.<name> call runs (null: none
+  // resolved, and the call gives undefined, as in a query plan).
+  const script::UserFunction* udf = nullptr;
   int aggregate = -1;     // binder: for an aggregate call, its index in BoundQuery::aggregates
   int64_t now_ticks = 0;  // binder: the query's one clock reading, for GetCurrent*
 };

@@ -450,7 +450,9 @@ class Binder {
 
   Status BindCall(ast::CallExpr& call, Clause clause) {
     if (call.is_udf) {
-      return Unsupported(call.range, "User-defined functions are");
+      // Resolved against the container's functions by Compile (user_functions.cc).
+      root_->bound_.udf_calls.push_back(&call);
+      return BindChildren(call, clause);
     }
     const FunctionInfo* function = FindFunction(call.name);
     if (function == nullptr) {

@@ -50,6 +50,9 @@ struct BoundQuery {
   // Owns the subqueries the tree's SubqueryExpr::bound and FromSource::bound_subquery
   // point to, at any depth.
   std::vector<std::unique_ptr<BoundSubquery>> subqueries;
+  // The udf.<name> calls, at any depth, and the functions Compile resolved them to.
+  std::vector<ast::CallExpr*> udf_calls;
+  std::vector<std::shared_ptr<const script::UserFunction>> udfs;
 };
 
 // `text` is the query text `query` was parsed from (for error positions).

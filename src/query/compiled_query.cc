@@ -14,6 +14,7 @@
 #include "query/aggregate.h"
 #include "query/binder.h"
 #include "query/computed_references.h"
+#include "query/user_functions.h"
 #include "query/errors.h"
 #include "query/evaluator.h"
 #include "query/field_usage.h"
@@ -498,7 +499,8 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
                                                std::shared_ptr<const ComputedProperties> computed,
                                                const VectorPolicy* vectors,
                                                const FullTextPolicy* full_text,
-                                               spatial::CoordinateSystem spatial) {
+                                               spatial::CoordinateSystem spatial,
+                                               const UserFunctions* udfs) {
   if (text.size() > kMaxQueryCharacters && Utf16Length(text) > kMaxQueryCharacters) {
     return QueryError(text, SourceRange{0, 0}, kQueryTooLong,
                       "The SQL query text exceeded the maximum limit of " +
@@ -519,6 +521,7 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
   ORRERY_RETURN_IF_ERROR(ResolveVectorDistances(text, bound, vectors));
   ResolveFullTextLanguages(bound, full_text);
   if (spatial == spatial::CoordinateSystem::kGeometry) ResolveGeometryFunctions(bound);
+  ORRERY_RETURN_IF_ERROR(ResolveUserFunctions(text, bound, udfs));
   timings.bind_ms = lap();
   ORRERY_ASSIGN_OR_RETURN(RankPlan rank, PlanRank(text, bound, full_text));
   auto compiled =

@@ -8,6 +8,7 @@
 #include "common/stack.h"
 #include "query/computed_properties.h"
 #include "query/errors.h"
+#include "query/user_functions.h"
 #include "query/functions.h"
 #include "query/like.h"
 #include "query/operators.h"
@@ -113,6 +114,7 @@ Cell EvaluateIndex(const ast::IndexExpr& e, const Frame& frame) {
 }
 
 Cell EvaluateCall(const ast::CallExpr& e, const Frame& frame) {
+  if (e.is_udf) return EvaluateUserFunction(e, frame);
   if (e.aggregate >= 0) {
     if (frame.aggregates == nullptr) {
       return Cell();

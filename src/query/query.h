@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@
 #include "json/value.h"
 #include "query/access_path.h"
 #include "spatial/geojson.h"
+
+namespace orrery::script {
+class UserFunction;
+}  // namespace orrery::script
 
 namespace orrery::query {
 
@@ -178,10 +183,16 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
 // functions search (full_text_references.h); neither need outlive the call. `spatial`:
 // the container's geospatialConfig type; in a geometry container the ST_ functions
 // measure in the plane (geometry_references.h).
+// `udfs` (may be null): the container's user-defined functions, which udf.<name> calls
+// run; a call of one it lacks is an error. Without them (null) such calls compile and
+// give undefined: what a query plan needs.
+using UserFunctions =
+    std::map<std::string, std::shared_ptr<const script::UserFunction>, std::less<>>;
 Result<std::unique_ptr<CompiledQuery>> Compile(
     std::string_view text, std::vector<Parameter> parameters,
     std::shared_ptr<const ComputedProperties> computed, const VectorPolicy* vectors = nullptr,
     const FullTextPolicy* full_text = nullptr,
-    spatial::CoordinateSystem spatial = spatial::CoordinateSystem::kGeography);
+    spatial::CoordinateSystem spatial = spatial::CoordinateSystem::kGeography,
+    const UserFunctions* udfs = nullptr);
 
 }  // namespace orrery::query

@@ -211,14 +211,11 @@ class Execution {
       return Stopped();
     }
     Outcome outcome;
-    outcome.kind = Outcome::Kind::kFailed;
     Result<json::Value> parsed = json::Parse(StringOf(context_, described));
     if (parsed.ok() && parsed->is_object()) {
-      const json::Value* number = parsed->Find("number");
-      const json::Value* message = parsed->Find("message");
-      if (number != nullptr && number->is_number())
-        outcome.number = static_cast<int>(number->as_double());
-      if (message != nullptr && message->is_string()) outcome.message = message->as_string();
+      SetFailure(*parsed, outcome);
+    } else {
+      outcome.kind = Outcome::Kind::kFailed;
     }
     return outcome;
   }
@@ -233,6 +230,17 @@ class Execution {
     }
     if (JS_IsExceptionPending(context_)) JS_ClearPendingException(context_);
     return outcome;
+  }
+
+  // A failure as server_api.js describes it: {"number": ..., "message": ...}.
+  static void SetFailure(const json::Value& described, Outcome& outcome) {
+    outcome.kind = Outcome::Kind::kFailed;
+    const json::Value* number = described.Find("number");
+    const json::Value* message = described.Find("message");
+    if (number != nullptr && number->is_number()) {
+      outcome.number = static_cast<int>(number->as_double());
+    }
+    if (message != nullptr && message->is_string()) outcome.message = message->as_string();
   }
 
   static Outcome NotAScript(std::string message) {
@@ -257,13 +265,8 @@ class Execution {
     if (const json::Value* log = parsed->Find("log"); log != nullptr && log->is_string()) {
       outcome.log = log->as_string();
     }
-    if (const json::Value* aborted = parsed->Find("aborted"); aborted != nullptr) {
-      outcome.kind = Outcome::Kind::kFailed;
-      const json::Value* number = parsed->Find("number");
-      const json::Value* message = parsed->Find("message");
-      if (number != nullptr && number->is_number())
-        outcome.number = static_cast<int>(number->as_double());
-      if (message != nullptr && message->is_string()) outcome.message = message->as_string();
+    if (parsed->Find("aborted") != nullptr) {
+      SetFailure(*parsed, outcome);
       return outcome;
     }
     if (const json::Value* body = parsed->Find("responseBody"))

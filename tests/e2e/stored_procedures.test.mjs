@@ -418,4 +418,42 @@ describe("stored procedures", { timeout: TIMEOUT }, () => {
     );
     assert.deepEqual(await ids("no-meta"), []);
   });
+
+  test("user-defined functions run in queries: WHERE and SELECT, across partitions through the SDK's query plan", async () => {
+    const tax = `function tax(income) {
+      if (income == undefined) throw 'no input';
+      if (income < 1000) return income * 0.1;
+      else if (income < 10000) return income * 0.2;
+      else return income * 0.4;
+    }`;
+    await container.scripts.userDefinedFunctions.create({ id: "tax", body: tax });
+    const incomes = [
+      { id: "i1", pk: "inc-a", income: 500 },
+      { id: "i2", pk: "inc-b", income: 8000 },
+      { id: "i3", pk: "inc-c", income: 60000 },
+      { id: "i4", pk: "inc-d", income: 120000 },
+    ];
+    for (const item of incomes) await container.items.create(item);
+    const expectedTax = (income) => (income < 1000 ? income * 0.1 : income < 10000 ? income * 0.2 : income * 0.4);
+    // Cross-partition, as the documented example runs it.
+    const { resources } = await container.items
+      .query("SELECT t.id FROM Incomes t WHERE STARTSWITH(t.pk, 'inc-') AND udf.tax(t.income) > 20000")
+      .fetchAll();
+    assert.deepEqual(resources.map((r) => r.id).sort(), incomes.filter((i) => expectedTax(i.income) > 20000).map((i) => i.id).sort());
+    const { resources: projected } = await container.items
+      .query({ query: "SELECT VALUE udf.tax(t.income) FROM t WHERE t.pk = @pk", parameters: [{ name: "@pk", value: "inc-b" }] })
+      .fetchAll();
+    assert.deepEqual(projected, [expectedTax(8000)]);
+    // A UDF that throws fails the query; an unknown one is refused.
+    await container.items.create({ id: "i5", pk: "inc-null", income: null });
+    await assert.rejects(
+      container.items.query("SELECT VALUE udf.tax(t.income) FROM t WHERE t.pk = 'inc-null'").fetchAll(),
+      (e) => {
+        assert.equal(e.code, 400);
+        assert.match(e.message, /no input/);
+        return true;
+      },
+    );
+    await assert.rejects(container.items.query("SELECT VALUE udf.nope(t.income) FROM t").fetchAll(), (e) => e.code === 400);
+  });
 });

@@ -452,9 +452,15 @@ class CaseRunner {
       }
     }
     // As the API compiles a query for its container (api/feed.cc CompileQueryBody).
-    auto compiled = query::Compile(case_.query, std::move(parameters),
-                                   container.computed_properties(), &container.vector_policy(),
-                                   &container.full_text_policy(), container.coordinate_system());
+    auto udfs = container.UserFunctionsForQueries();
+    if (!udfs.ok()) {
+      out.status = udfs.status();
+      return out;
+    }
+    auto compiled = query::Compile(
+        case_.query, std::move(parameters), container.computed_properties(),
+        &container.vector_policy(), &container.full_text_policy(), container.coordinate_system(),
+        udfs->get());
     if (!compiled.ok()) {
       out.status = compiled.status();
       return out;
