@@ -131,6 +131,15 @@ bool JsThread::HasJobs() const { return !jobs_->empty(); }
 
 void JsThread::ClearJobs() { jobs_->Clear(); }
 
+void JsThread::CollectAfterExecution() {
+  constexpr uint32_t kCollectAboveBytes = kHeapBytes / 4;
+  if (JS_GetGCParameter(context_, JSGC_BYTES) > kCollectAboveBytes) {
+    JS_GC(context_);
+  } else {
+    JS_MaybeGC(context_);
+  }
+}
+
 JS::Stencil* JsThread::Compiled(std::string_view source, const char* file, std::string* error) {
   auto it = compiled_.find(std::string(source));
   if (it != compiled_.end()) return it->second.get();

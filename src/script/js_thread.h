@@ -37,6 +37,10 @@ class JsThread {
   bool HasJobs() const;
   // Drops what an ended execution left queued.
   void ClearJobs();
+  // Each execution leaves a global (a realm) behind; the incremental collector does not
+  // keep up with thousands a second, and the heap bound would end a script that needs
+  // little. A full collection once the heap passes a fraction of the bound.
+  void CollectAfterExecution();
 
   // The compiled form of `source` (a script whose completion value is a function),
   // cached by its text; null with the compile error in *error. `file` names it in stacks.

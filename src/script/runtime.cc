@@ -112,7 +112,7 @@ class Execution {
     thread_.ClearJobs();
     running = nullptr;
     if (JS_IsExceptionPending(context_)) JS_ClearPendingException(context_);
-    JS_MaybeGC(context_);
+    thread_.CollectAfterExecution();
     outcome.cpu_time = ThreadCpuTime() - started - running_.host_time;
     if (outcome.cpu_time.count() < 0) outcome.cpu_time = std::chrono::microseconds(0);
     return outcome;

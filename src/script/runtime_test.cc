@@ -330,6 +330,23 @@ TEST(ScriptRuntimeTest, NothingLeaksBetweenExecutions) {
   EXPECT_EQ(out.response_body, R"(["undefined",true])");
 }
 
+// Every execution makes a global of its own; the thread's heap must not fill with them.
+TEST(ScriptRuntimeTest, ManyExecutionsDoNotExhaustTheHeap) {
+  FakeHost host;
+  host.docs["a"] = R"({"id":"a","pad":")" + std::string(900, 'x') + R"("})";
+  for (int i = 0; i < 5000; ++i) {
+    Outcome out = RunSproc(host, R"(function (id) {
+      var c = getContext().getCollection();
+      c.readDocument(c.getAltLink() + "/docs/" + id, function (err, doc) {
+        if (err) throw err;
+        getContext().getResponse().setBody(doc);
+      });
+    })",
+                           R"(["a"])");
+    ASSERT_EQ(out.kind, Outcome::Kind::kCompleted) << "execution " << i << ": " << out.message;
+  }
+}
+
 TEST(ScriptRuntimeTest, SyntaxErrorsAreReportedWithTheirPlace) {
   std::optional<std::string> error = CompileError("function () { var = 1; }");
   ASSERT_TRUE(error.has_value());
