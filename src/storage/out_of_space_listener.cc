@@ -14,6 +14,7 @@ void OutOfSpaceListener::OnBackgroundError(rocksdb::BackgroundErrorReason, rocks
       error->severity() < rocksdb::Status::Severity::kHardError) {
     return;
   }
+  was_out_of_space_.store(true, std::memory_order_release);
   if (out_of_space_.exchange(true, std::memory_order_acq_rel)) return;
   Log(LogLevel::kError, "the disk holding the data directory " + path_ +
                             " is full: writes are refused and reads go on; writes resume "

@@ -23,6 +23,8 @@ class OutOfSpaceListener : public rocksdb::EventListener {
 
   // True from a NoSpace error that stopped writes until RocksDB has recovered.
   bool out_of_space() const { return out_of_space_.load(std::memory_order_acquire); }
+  // Whether the disk has been full since the store opened.
+  bool was_out_of_space() const { return was_out_of_space_.load(std::memory_order_acquire); }
 
   const char* Name() const override { return "orrery.out_of_space"; }
   // Called by RocksDB with its mutex held: only flips the flag and logs.
@@ -33,6 +35,7 @@ class OutOfSpaceListener : public rocksdb::EventListener {
   const std::string path_;
   const uint64_t resume_bytes_;
   std::atomic<bool> out_of_space_{false};
+  std::atomic<bool> was_out_of_space_{false};
 };
 
 }  // namespace orrery::storage

@@ -368,6 +368,13 @@ Status Store::Apply(WriteBatch& batch, bool synced) {
   const rocksdb::Status s = rep_->db->Write(
       synced ? rep_->synced_write_options : rep_->write_options, &batch.rep_->batch);
   rep_->writes.End(ticket);
+  // Right after RocksDB resumes from a full disk, a write may still meet the WAL
+  // writer's error of then ("Writer has previous error"): still the full disk's doing,
+  // and answered as such, for the client to retry.
+  if (s.IsIOError() && rep_->space && rep_->space->was_out_of_space() &&
+      s.ToString().find("Writer has previous error") != std::string::npos) {
+    return DiskFullError(kWriteBufferBytes);
+  }
   return ToStatus(s);
 }
 
