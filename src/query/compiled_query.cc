@@ -14,7 +14,6 @@
 #include "query/aggregate.h"
 #include "query/binder.h"
 #include "query/computed_references.h"
-#include "query/user_functions.h"
 #include "query/errors.h"
 #include "query/evaluator.h"
 #include "query/field_usage.h"
@@ -30,6 +29,7 @@
 #include "query/rank_plan.h"
 #include "query/subquery.h"
 #include "query/unicode.h"
+#include "query/user_functions.h"
 #include "query/vector_references.h"
 
 namespace orrery::query {
@@ -494,13 +494,10 @@ Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
   return Compile(text, std::move(parameters), nullptr);
 }
 
-Result<std::unique_ptr<CompiledQuery>> Compile(std::string_view text,
-                                               std::vector<Parameter> parameters,
-                                               std::shared_ptr<const ComputedProperties> computed,
-                                               const VectorPolicy* vectors,
-                                               const FullTextPolicy* full_text,
-                                               spatial::CoordinateSystem spatial,
-                                               const UserFunctions* udfs) {
+Result<std::unique_ptr<CompiledQuery>> Compile(
+    std::string_view text, std::vector<Parameter> parameters,
+    std::shared_ptr<const ComputedProperties> computed, const VectorPolicy* vectors,
+    const FullTextPolicy* full_text, spatial::CoordinateSystem spatial, const UserFunctions* udfs) {
   if (text.size() > kMaxQueryCharacters && Utf16Length(text) > kMaxQueryCharacters) {
     return QueryError(text, SourceRange{0, 0}, kQueryTooLong,
                       "The SQL query text exceeded the maximum limit of " +

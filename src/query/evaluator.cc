@@ -8,12 +8,12 @@
 #include "common/stack.h"
 #include "query/computed_properties.h"
 #include "query/errors.h"
-#include "query/user_functions.h"
 #include "query/functions.h"
 #include "query/like.h"
 #include "query/operators.h"
 #include "query/subquery.h"
 #include "query/unicode.h"
+#include "query/user_functions.h"
 
 namespace orrery::query {
 

@@ -58,8 +58,9 @@ constexpr std::string_view kIncomes = R"([
 ])";
 
 TEST(UserFunctionsTest, InWhereAndSelect) {
-  EXPECT_EQ(RunWithUdfs("SELECT VALUE t.id FROM Incomes t WHERE udf.tax(t.income) > 1000", kIncomes),
-            R"(["c"])");
+  EXPECT_EQ(
+      RunWithUdfs("SELECT VALUE t.id FROM Incomes t WHERE udf.tax(t.income) > 1000", kIncomes),
+      R"(["c"])");
   EXPECT_EQ(RunWithUdfs("SELECT t.id, udf.tax(t.income) AS tax FROM t", kIncomes),
             R"([{"id":"a","tax":50},{"id":"b","tax":1000},{"id":"c","tax":20000},{"id":"d"}])");
 }
@@ -67,9 +68,10 @@ TEST(UserFunctionsTest, InWhereAndSelect) {
 TEST(UserFunctionsTest, DocumentedRegexMatchProjectsAsDollarOne) {
   constexpr std::string_view kFamilies =
       R"([{"address": {"city": "Seattle"}}, {"address": {"city": "NY"}}])";
-  EXPECT_EQ(RunWithUdfs(R"(SELECT udf.REGEX_MATCH(Families.address.city, ".*eattle") FROM Families)",
-                kFamilies),
-            R"([{"$1":true},{"$1":false}])");
+  EXPECT_EQ(
+      RunWithUdfs(R"(SELECT udf.REGEX_MATCH(Families.address.city, ".*eattle") FROM Families)",
+                  kFamilies),
+      R"([{"$1":true},{"$1":false}])");
 }
 
 TEST(UserFunctionsTest, ThrowFailsTheQuery) {
@@ -83,7 +85,8 @@ TEST(UserFunctionsTest, UnknownFunctionsAndTooManyReferencesAreRefused) {
   std::string query = "SELECT VALUE [";
   for (int i = 0; i < 11; ++i) query += (i ? ",udf.tax(" : "udf.tax(") + std::to_string(i) + ")";
   query += "] FROM t";
-  EXPECT_NE(RunWithUdfs(query, "[]").find("more than 10 user-defined functions"), std::string::npos);
+  EXPECT_NE(RunWithUdfs(query, "[]").find("more than 10 user-defined functions"),
+            std::string::npos);
 }
 
 TEST(UserFunctionsTest, CallsAreCounted) {

@@ -457,10 +457,10 @@ class CaseRunner {
       out.status = udfs.status();
       return out;
     }
-    auto compiled = query::Compile(
-        case_.query, std::move(parameters), container.computed_properties(),
-        &container.vector_policy(), &container.full_text_policy(), container.coordinate_system(),
-        udfs->get());
+    auto compiled =
+        query::Compile(case_.query, std::move(parameters), container.computed_properties(),
+                       &container.vector_policy(), &container.full_text_policy(),
+                       container.coordinate_system(), udfs->get());
     if (!compiled.ok()) {
       out.status = compiled.status();
       return out;
